@@ -1,0 +1,1 @@
+enum JSONBenchmarks { static func run() {} }

@@ -1,0 +1,25 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "ModelKit",
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    products: [
+        .library(name: "ModelKit", targets: ["ModelKit"])
+    ],
+    dependencies: [],
+    targets: [
+        .target(name: "ModelKit", path: "Sources/ModelKit"),
+        .executableTarget(name: "Demo", dependencies: ["ModelKit"], path: "Demo"),
+        .executableTarget(name: "Benchmarks", dependencies: ["ModelKit"], path: "Benchmarks"),
+        .testTarget(name: "ModelKitTests", dependencies: ["ModelKit"], path: "Tests/ModelKitTests"),
+    ],
+    swiftLanguageModes: [.v6]
+)
+
+for target in package.targets {
+    var settings = target.swiftSettings ?? []
+    settings.append(.enableUpcomingFeature("ExistentialAny"))
+    settings.append(.enableUpcomingFeature("MemberImportVisibility"))
+    target.swiftSettings = settings
+}

@@ -1,0 +1,122 @@
+import Foundation
+
+extension Optional: ModelValueConvertible where Wrapped: ModelValueConvertible {
+    /// `null` reads as `nil`; anything else as the wrapped type.
+    public init(modelValue: ModelValue) throws {
+        if case .null = modelValue {
+            self = .none
+        } else {
+            self = .some(try Wrapped.decoded(from: modelValue))
+        }
+    }
+
+    public var modelValue: ModelValue {
+        switch self {
+        case .none: .null
+        case .some(let wrapped): wrapped.modelValue
+        }
+    }
+}
+
+extension Array: ModelValueConvertible where Element: ModelValueConvertible {
+    /// Reads each element with ``ModelValueConvertible/decoded(from:)``, so an
+    /// array of models may hold registered subclasses.
+    public init(modelValue: ModelValue) throws {
+        guard case .array(let elements) = modelValue else {
+            throw ModelError.typeMismatch(expected: "an array of \(Element.self)", found: modelValue)
+        }
+        var result: [Element] = []
+        result.reserveCapacity(elements.count)
+        for (index, element) in elements.enumerated() {
+            do {
+                result.append(try Element.decoded(from: element))
+            } catch let error as ModelError {
+                throw error.prepending(.index(index))
+            }
+        }
+        self = result
+    }
+
+    public var modelValue: ModelValue { .array(map(\.modelValue)) }
+}
+
+extension ContiguousArray: ModelValueConvertible where Element: ModelValueConvertible {
+    public init(modelValue: ModelValue) throws {
+        self.init(try [Element](modelValue: modelValue))
+    }
+
+    public var modelValue: ModelValue { .array(map(\.modelValue)) }
+}
+
+extension Set: ModelValueConvertible where Element: ModelValueConvertible {
+    /// Reads an array; repeated elements collapse.
+    public init(modelValue: ModelValue) throws {
+        self.init(try [Element](modelValue: modelValue))
+    }
+
+    /// Saved as an array in a stable order (sorted by the elements' saved
+    /// form), so that writing the same set twice gives the same document.
+    public var modelValue: ModelValue {
+        let values = map(\.modelValue)
+        return .array(values.sorted(by: ModelValue.stableOrder))
+    }
+}
+
+extension Dictionary: ModelValueConvertible where Key == String, Value: ModelValueConvertible {
+    /// Reads an object; each value's key joins the key path of any error.
+    public init(modelValue: ModelValue) throws {
+        guard case .object(let object) = modelValue else {
+            throw ModelError.typeMismatch(expected: "a dictionary of \(Value.self)", found: modelValue)
+        }
+        var result: [String: Value] = [:]
+        result.reserveCapacity(object.count)
+        for (key, value) in object {
+            do {
+                result[key] = try Value.decoded(from: value)
+            } catch let error as ModelError {
+                throw error.prepending(.key(key))
+            }
+        }
+        self = result
+    }
+
+    /// Saved as an object with keys in ascending order, so that writing the
+    /// same dictionary twice gives the same document.
+    public var modelValue: ModelValue {
+        var object = ModelValue.Object(minimumCapacity: count)
+        for key in keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+            object.appendNew(key: key, value: self[key]!.modelValue)
+        }
+        return .object(object)
+    }
+}
+
+extension ModelValue {
+    /// A total order used to write unordered collections stably: by kind,
+    /// then by value.
+    static func stableOrder(_ lhs: ModelValue, _ rhs: ModelValue) -> Bool {
+        func rank(_ value: ModelValue) -> Int {
+            switch value {
+            case .null: 0
+            case .bool: 1
+            case .int, .bigInteger, .double: 2
+            case .string: 3
+            case .date: 4
+            case .data: 5
+            case .array: 6
+            case .object: 7
+            }
+        }
+        let (left, right) = (rank(lhs), rank(rhs))
+        if left != right { return left < right }
+        switch (lhs, rhs) {
+        case (.bool(let a), .bool(let b)): return !a && b
+        case (.int(let a), .int(let b)): return a < b
+        case (.string(let a), .string(let b)): return a.utf8.lexicographicallyPrecedes(b.utf8)
+        case (.date(let a), .date(let b)): return a < b
+        default:
+            if let a = lhs.doubleValue, let b = rhs.doubleValue, a != b { return a < b }
+            return lhs.description.utf8.lexicographicallyPrecedes(rhs.description.utf8)
+        }
+    }
+}

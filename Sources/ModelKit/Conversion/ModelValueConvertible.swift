@@ -1,0 +1,55 @@
+import Foundation
+
+/// A type whose values can be saved: it converts to and from ``ModelValue``.
+///
+/// Every type a `@Saved` property holds conforms. ModelKit conforms the
+/// standard types (`Bool`, the integer and floating-point types, `String`,
+/// `Date`, `Data`, `URL`, `UUID`, `Decimal`), `Optional`, `Array`, `Set`,
+/// `Dictionary` with `String` keys, its own value types and every
+/// ``ModelObject`` subclass. An enum with a convertible raw value conforms by
+/// declaring it: the implementation comes from a protocol extension.
+///
+/// ```swift
+/// enum Priority: String, ModelValueConvertible { case low, normal, high }
+///
+/// struct Point: ModelValueConvertible {
+///     var x = 0.0, y = 0.0
+///     init(x: Double, y: Double) { self.x = x; self.y = y }
+///     init(modelValue: ModelValue) throws {
+///         guard case .array(let pair) = modelValue, pair.count == 2,
+///               let x = pair[0].doubleValue, let y = pair[1].doubleValue
+///         else { throw ModelError.typeMismatch(expected: "a pair of numbers", found: modelValue) }
+///         self.init(x: x, y: y)
+///     }
+///     var modelValue: ModelValue { [.double(x), .double(y)] }
+/// }
+/// ```
+///
+/// Conformances are `Equatable` so that setting a property to an equal value
+/// is not recorded as a change.
+public protocol ModelValueConvertible: Equatable {
+    /// Reads a value from its saved form.
+    /// - Throws: ``ModelError`` when `modelValue` is of the wrong kind or not
+    ///   acceptable. Containers add the failing element's key or index to the
+    ///   error's key path.
+    init(modelValue: ModelValue) throws
+
+    /// The saved form of this value.
+    var modelValue: ModelValue { get }
+
+    /// Reads a value of this type from its saved form. The default calls
+    /// ``init(modelValue:)``; model classes override it to create the
+    /// registered subclass that the data names.
+    static func decoded(from modelValue: ModelValue) throws -> Self
+}
+
+extension ModelValueConvertible {
+    public static func decoded(from modelValue: ModelValue) throws -> Self {
+        try Self(modelValue: modelValue)
+    }
+}
+
+extension ModelValue: ModelValueConvertible {
+    public init(modelValue: ModelValue) throws { self = modelValue }
+    public var modelValue: ModelValue { self }
+}

@@ -1,0 +1,192 @@
+import Foundation
+
+/// ISO 8601 text for dates, without `DateFormatter` (slow, and locale-dependent).
+///
+/// Writes `2025-11-16T15:33:20Z`, or `2025-11-16T15:33:20.123456Z` when the
+/// fraction of a second, rounded to the microsecond, is not zero. Reads the
+/// extended format with a `T` or space separator, whole seconds or a fraction
+/// of any length (rounded to the microsecond), and `Z` or a `±hh:mm`, `±hhmm`
+/// or `±hh` offset.
+enum ISO8601DateText {
+    /// Seconds from 1970-01-01 to 2001-01-01, Foundation's reference date.
+    static let referenceOffset: Int64 = 978_307_200
+
+    static func string(from date: Date) -> String {
+        let total = date.timeIntervalSince1970 * 1_000_000
+        guard total.isFinite, abs(total) < 9.0e18 else { return "\(date.timeIntervalSince1970)" }
+        let micros = Int64(total.rounded())
+        var seconds = micros / 1_000_000
+        var fraction = micros % 1_000_000
+        if fraction < 0 { fraction += 1_000_000; seconds -= 1 }
+        var days = seconds / 86_400
+        var secondOfDay = seconds % 86_400
+        if secondOfDay < 0 { secondOfDay += 86_400; days -= 1 }
+        let (year, month, day) = civil(fromDays: days)
+
+        var bytes = [UInt8]()
+        bytes.reserveCapacity(27)
+        if year < 0 || year > 9999 {
+            bytes.append(year < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+"))
+            append(Int64(abs(year)), width: 6, to: &bytes)
+        } else {
+            append(year, width: 4, to: &bytes)
+        }
+        bytes.append(UInt8(ascii: "-"))
+        append(month, width: 2, to: &bytes)
+        bytes.append(UInt8(ascii: "-"))
+        append(day, width: 2, to: &bytes)
+        bytes.append(UInt8(ascii: "T"))
+        append(secondOfDay / 3600, width: 2, to: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        append(secondOfDay / 60 % 60, width: 2, to: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        append(secondOfDay % 60, width: 2, to: &bytes)
+        if fraction != 0 {
+            bytes.append(UInt8(ascii: "."))
+            append(fraction, width: 6, to: &bytes)
+        }
+        bytes.append(UInt8(ascii: "Z"))
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private static func append(_ value: Int64, width: Int, to bytes: inout [UInt8]) {
+        var digits = [UInt8](repeating: UInt8(ascii: "0"), count: width)
+        var rest = value
+        var index = width - 1
+        while index >= 0 {
+            digits[index] = UInt8(ascii: "0") + UInt8(rest % 10)
+            rest /= 10
+            index -= 1
+        }
+        bytes.append(contentsOf: digits)
+    }
+
+    /// The date that `text` names, or `nil` when it is not ISO 8601 as described above.
+    static func date(from text: String) -> Date? {
+        var text = text
+        return text.withUTF8 { date(from: $0) }
+    }
+
+    static func date(from bytes: UnsafeBufferPointer<UInt8>) -> Date? {
+        var position = 0
+        func digits(_ count: Int) -> Int64? {
+            guard position + count <= bytes.count else { return nil }
+            var value: Int64 = 0
+            for _ in 0..<count {
+                let byte = bytes[position]
+                guard byte >= 0x30, byte <= 0x39 else { return nil }
+                value = value * 10 + Int64(byte - 0x30)
+                position += 1
+            }
+            return value
+        }
+        func expect(_ ascii: Unicode.Scalar) -> Bool {
+            guard position < bytes.count, bytes[position] == UInt8(ascii: ascii) else { return false }
+            position += 1
+            return true
+        }
+
+        var sign: Int64 = 1
+        var yearDigits = 4
+        if position < bytes.count, bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-") {
+            sign = bytes[position] == UInt8(ascii: "-") ? -1 : 1
+            position += 1
+            yearDigits = 6
+        }
+        guard let year = digits(yearDigits), expect("-"),
+            let month = digits(2), expect("-"),
+            let day = digits(2)
+        else { return nil }
+        guard position < bytes.count, bytes[position] == UInt8(ascii: "T") || bytes[position] == UInt8(ascii: "t")
+            || bytes[position] == UInt8(ascii: " ")
+        else { return nil }
+        position += 1
+        guard let hour = digits(2), expect(":"), let minute = digits(2), expect(":"), let second = digits(2)
+        else { return nil }
+        guard (1...12).contains(month), day >= 1, day <= daysInMonth(year: sign * year, month: month),
+            hour <= 23, minute <= 59, second <= 60
+        else { return nil }
+
+        var micros: Int64 = 0
+        if expect(".") || expect(",") {
+            var scale: Int64 = 100_000
+            var count = 0
+            var roundUp = false
+            while position < bytes.count, bytes[position] >= 0x30, bytes[position] <= 0x39 {
+                let digit = Int64(bytes[position] - 0x30)
+                if count < 6 {
+                    micros += digit * scale
+                    scale /= 10
+                } else if count == 6 {
+                    roundUp = digit >= 5
+                }
+                count += 1
+                position += 1
+            }
+            guard count > 0 else { return nil }
+            if roundUp { micros += 1 }
+        }
+
+        var offsetSeconds: Int64 = 0
+        guard position < bytes.count else { return nil }
+        if expect("Z") || expect("z") {
+            offsetSeconds = 0
+        } else if bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-") {
+            let offsetSign: Int64 = bytes[position] == UInt8(ascii: "-") ? -1 : 1
+            position += 1
+            guard let hours = digits(2), hours <= 23 else { return nil }
+            var minutes: Int64 = 0
+            if position < bytes.count {
+                _ = expect(":")
+                guard let parsed = digits(2), parsed <= 59 else { return nil }
+                minutes = parsed
+            }
+            offsetSeconds = offsetSign * (hours * 3600 + minutes * 60)
+        } else {
+            return nil
+        }
+        guard position == bytes.count else { return nil }
+
+        let days = self.days(fromCivil: sign * year, month: month, day: day)
+        let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds
+        let sinceReference = seconds - referenceOffset
+        return Date(timeIntervalSinceReferenceDate: Double(sinceReference) + Double(micros) / 1_000_000)
+    }
+
+    static func isLeapYear(_ year: Int64) -> Bool {
+        (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
+    }
+
+    static func daysInMonth(year: Int64, month: Int64) -> Int64 {
+        switch month {
+        case 2: isLeapYear(year) ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+
+    /// Days since 1970-01-01 of a proleptic Gregorian date (the well-known
+    /// era-based civil calendar arithmetic).
+    static func days(fromCivil year: Int64, month: Int64, day: Int64) -> Int64 {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let shiftedMonth = month > 2 ? month - 3 : month + 9
+        let dayOfYear = (153 * shiftedMonth + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    /// The proleptic Gregorian date `days` after 1970-01-01.
+    static func civil(fromDays days: Int64) -> (year: Int64, month: Int64, day: Int64) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let shiftedMonth = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
+        let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+}
