@@ -146,26 +146,6 @@ extension Data: ModelValueConvertible {
     public var modelValue: ModelValue { .data(self) }
 }
 
-extension Date: ModelValueConvertible {
-    /// Accepts a date, or an ISO 8601 string (the form dates take in JSON):
-    /// whole or fractional seconds, with `Z` or a `±hh:mm` offset.
-    public init(modelValue: ModelValue) throws {
-        switch modelValue {
-        case .date(let value): self = value
-        case .string(let text):
-            guard let value = ISO8601DateText.date(from: text) else {
-                throw ModelError(
-                    code: .invalidValue,
-                    message: "expected an ISO 8601 date such as \"2025-11-16T15:33:20Z\", found \(modelValue.excerpt)")
-            }
-            self = value
-        default: throw ModelError.typeMismatch(expected: "Date", found: modelValue)
-        }
-    }
-
-    public var modelValue: ModelValue { .date(self) }
-}
-
 extension URL: ModelValueConvertible {
     /// Saved as its absolute string.
     public init(modelValue: ModelValue) throws {

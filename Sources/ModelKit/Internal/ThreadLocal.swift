@@ -1,0 +1,39 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// One instance of `Value` per thread, created on first use and released when
+/// the thread ends. Built on POSIX thread-specific data, which every platform
+/// ModelKit supports has.
+final class ThreadLocal<Value: AnyObject>: @unchecked Sendable {
+    // The key is written once in init and only read afterwards.
+    private var key = pthread_key_t()
+    private let make: @Sendable () -> Value
+
+    init(_ make: @escaping @Sendable () -> Value) {
+        self.make = make
+        let status = pthread_key_create(&key) { pointer in
+            #if canImport(Darwin)
+                Unmanaged<AnyObject>.fromOpaque(pointer).release()
+            #else
+                if let pointer { Unmanaged<AnyObject>.fromOpaque(pointer).release() }
+            #endif
+        }
+        precondition(status == 0, "ModelKit: pthread_key_create failed (\(status))")
+    }
+
+    /// This thread's instance.
+    @inline(__always)
+    var value: Value {
+        if let pointer = pthread_getspecific(key) {
+            return Unmanaged<Value>.fromOpaque(pointer).takeUnretainedValue()
+        }
+        let created = make()
+        pthread_setspecific(key, Unmanaged.passRetained(created).toOpaque())
+        return created
+    }
+}
