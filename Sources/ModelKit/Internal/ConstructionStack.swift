@@ -20,6 +20,7 @@ final class ConstructionStack {
     static var current: ConstructionStack { storage.value }
 
     /// Pushes an initial value and returns its position.
+    @usableFromInline
     static func push(_ value: Any) -> Int {
         let stack = current
         stack.values.append(value)

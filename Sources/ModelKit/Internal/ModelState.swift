@@ -1,7 +1,10 @@
 /// Everything about a model object that can change, kept together behind the
 /// object's lock.
+///
+/// `@unchecked Sendable`: the values of saved properties need not be
+/// `Sendable`, and the object's `Mutex` is what makes sharing them safe.
 @usableFromInline
-struct ModelState {
+struct ModelState: @unchecked Sendable {
     /// The saved properties' Swift values, indexed by slot.
     @usableFromInline var values: ContiguousArray<Any>
     /// Which slots changed since load, init or `clearChanges()`.

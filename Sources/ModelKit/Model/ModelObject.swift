@@ -38,12 +38,9 @@ import Synchronization
 /// by identity, like `NSObject`. Compare their ``dictionary`` or
 /// ``modelValue`` to compare contents.
 open class ModelObject: @unchecked Sendable {
-    /// Guards `state`.
+    /// The object's mutable state, behind its lock: reach it through `withState`.
     @usableFromInline
-    final let lock = Mutex<Void>(())
-    /// The object's mutable state: read and write it only inside `withState`.
-    @usableFromInline
-    final var state: ModelState
+    final let state: Mutex<ModelState>
     /// The construction-stack depth at which this object's initial values
     /// started: a `@Saved` wrapper's slot is its `position - slotBase`.
     /// Written only during `init()`.
@@ -63,14 +60,14 @@ open class ModelObject: @unchecked Sendable {
             precondition(base >= 0, "ModelKit: \(Swift.type(of: self)) was constructed without its @Saved values")
             self.layout = layout
             slotBase = base
-            state = ModelState(values: stack.take(from: base))
+            state = Mutex(ModelState(values: stack.take(from: base)))
         } else {
             // The first object of its class: look at it with Mirror to learn
             // the layout. Mirror needs a fully initialised object, so start
             // with empty state and fill it in afterwards.
             layout = ClassLayout.empty
             slotBase = 0
-            state = ModelState(values: [])
+            state = Mutex(ModelState(values: []))
             let discovered = ClassLayout.discover(self, stack: stack)
             let base = stack.values.count - discovered.slotCount
             let values = stack.take(from: base)
@@ -188,7 +185,7 @@ open class ModelObject: @unchecked Sendable {
         // The lock guards values that need not be Sendable, so the result
         // leaves through a local rather than as the closure's `sending` result.
         var result: Result?
-        lock.withLock { _ in result = body(&state) }
+        state.withLock { result = body(&$0) }
         return result.unsafelyUnwrapped
     }
 

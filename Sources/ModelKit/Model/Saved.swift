@@ -30,11 +30,14 @@ public struct Saved<Value: ModelValueConvertible>: Sendable {
     @usableFromInline
     let position: Int
     /// The key given in the declaration, if any.
+    @usableFromInline
     let explicitKey: String?
     /// The property's own date strategy, if any.
+    @usableFromInline
     let dateStrategy: DateStrategy?
 
     /// A saved property whose key is its name.
+    @inlinable
     public init(wrappedValue: Value) {
         position = ConstructionStack.push(wrappedValue)
         explicitKey = nil
@@ -42,6 +45,7 @@ public struct Saved<Value: ModelValueConvertible>: Sendable {
     }
 
     /// A saved property with an explicit key.
+    @inlinable
     public init(wrappedValue: Value, _ key: String) {
         position = ConstructionStack.push(wrappedValue)
         explicitKey = key
@@ -50,6 +54,7 @@ public struct Saved<Value: ModelValueConvertible>: Sendable {
 
     /// A saved property whose dates (in a `Date`, `Date?` or a collection of
     /// them) are saved with `dateStrategy` instead of the class's strategy.
+    @inlinable
     public init(wrappedValue: Value, _ key: String? = nil, dateStrategy: DateStrategy) {
         position = ConstructionStack.push(wrappedValue)
         explicitKey = key
@@ -66,15 +71,16 @@ public struct Saved<Value: ModelValueConvertible>: Sendable {
     /// The accessor that Swift calls for a `@Saved` property of a class: it
     /// hands over the object, so the value can live in the object's storage.
     @inlinable
+    @inline(__always)
     public static subscript<EnclosingSelf: ModelObject>(
         _enclosingInstance object: EnclosingSelf,
         wrapped wrappedKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Value>,
         storage storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Saved<Value>>
     ) -> Value {
-        get {
+        @inline(__always) get {
             object._readSlot(at: object[keyPath: storageKeyPath].position, as: Value.self)
         }
-        set {
+        @inline(__always) set {
             object._writeSlot(at: object[keyPath: storageKeyPath].position, newValue)
         }
     }

@@ -64,10 +64,11 @@ enum PropertyListBridge {
     private static func object(_ dictionary: [String: Any], depth: Int) throws -> ModelValue.Object {
         guard depth <= maximumDepth else { throw tooDeep() }
         var members = ModelValue.Object(minimumCapacity: dictionary.count)
-        // Dictionaries have no order; sort so that the result does not vary from run to run.
-        for key in dictionary.keys.sorted() {
+        // Dictionaries have no order: model decoding sorts the keys that go to
+        // the extensible properties, so that their order does not vary from run to run.
+        for (key, value) in dictionary {
             do {
-                members.appendNew(key: key, value: try modelValue(from: dictionary[key]!, depth: depth))
+                members.appendNew(key: key, value: try modelValue(from: value, depth: depth))
             } catch let error as ModelError {
                 throw error.prepending(.key(key))
             }
