@@ -2,22 +2,6 @@ import Synchronization
 import Foundation
 
 extension ModelObject {
-    /// Creates an object from a property-list-style dictionary.
-    ///
-    /// Missing keys keep their default values; keys the class does not save
-    /// go to the ``extensibleProperties``. Data of an older ``version`` is
-    /// upgraded first. The new object has no changes.
-    ///
-    /// ```swift
-    /// let note = try Note(dictionary: ["title": "Groceries", "count": 3])
-    /// print(note.count)   // 3
-    /// ```
-    /// - Throws: ``ModelError`` naming the key path of the first bad value.
-    public convenience init(dictionary: [String: Any]) throws {
-        self.init()
-        apply(try decodePending(PropertyListBridge.members(of: dictionary)), recordingChanges: false, replacingBag: true)
-    }
-
     /// The saved form as a property-list-compatible dictionary: `String`,
     /// `Int`, `Double`, `Bool`, `Date`, `Data`, arrays and dictionaries.
     ///
@@ -52,13 +36,6 @@ extension ModelObject {
 }
 
 extension ModelObject {
-    /// Creates an object from an XML or binary property list.
-    /// - Throws: ``ModelError`` for a malformed document or a bad value.
-    public convenience init(propertyList data: Data) throws {
-        self.init()
-        try load(ModelValue(propertyList: data))
-    }
-
     /// The saved form as an XML or binary property list.
     ///
     /// `nil` optionals are written as the string `"$null"`, and read back as `nil`.

@@ -35,21 +35,21 @@ extension ModelObject {
     ///   wrong type or the path does not lead to a model.
     public func setValue(_ value: Any?, forKey key: String) throws {
         let components = key.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-        var target: ModelObject = self
+        var current: Any = self
         var path = ModelKeyPath()
         for component in components.dropLast() {
             path = path.appending(Int(component).map { .index($0) } ?? .key(component))
-            guard let next = Self.member(component, of: target as Any) else {
+            guard let next = Self.member(component, of: current) else {
                 throw ModelError(
                     code: .unknownKey, message: "found nothing at this key path", keyPath: path)
             }
-            guard let model = next as? ModelObject else {
-                throw ModelError(
-                    code: .unknownKey,
-                    message: "expected a model to reach into, found a value of type \(Swift.type(of: next))",
-                    keyPath: path)
-            }
-            target = model
+            current = next
+        }
+        guard let target = current as? ModelObject else {
+            throw ModelError(
+                code: .unknownKey,
+                message: "expected a model to set a value in, found a value of type \(Swift.type(of: current))",
+                keyPath: path)
         }
         do {
             try target.setOwnValue(value, forKey: components.last ?? key)

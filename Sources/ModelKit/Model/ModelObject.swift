@@ -172,6 +172,29 @@ open class ModelObject: @unchecked Sendable {
         try load(modelValue)
     }
 
+    /// Creates an object from a property-list-style dictionary.
+    ///
+    /// Missing keys keep their default values; keys the class does not save
+    /// go to the ``extensibleProperties``. Data of an older ``version`` is
+    /// upgraded first. The new object has no changes.
+    ///
+    /// ```swift
+    /// let note = try Note(dictionary: ["title": "Groceries", "count": 3])
+    /// print(note.count)   // 3
+    /// ```
+    /// - Throws: ``ModelError`` naming the key path of the first bad value.
+    public required convenience init(dictionary: [String: Any]) throws {
+        self.init()
+        apply(try decodePending(PropertyListBridge.members(of: dictionary)), recordingChanges: false, replacingBag: true)
+    }
+
+    /// Creates an object from an XML or binary property list.
+    /// - Throws: ``ModelError`` for a malformed document or a bad value.
+    public required convenience init(propertyList data: Data) throws {
+        self.init()
+        try load(ModelValue(propertyList: data))
+    }
+
     // MARK: - Property access
 
     /// Runs `body` on the object's state, holding its lock.
