@@ -6,7 +6,7 @@ extension Color {
     /// doubled (`#F80` is `#FF8800`). Without an alpha the colour is opaque.
     ///
     /// ```swift
-    /// print(Color(hex: "#ff8000") == .orange)      // true
+    /// print(Color(hex: "#ff0000") == .red)         // true
     /// print(Color(hex: "0F08")?.hexString ?? "")   // #00FF0088
     /// print(Color(hex: "#12345") as Any)           // nil
     /// ```

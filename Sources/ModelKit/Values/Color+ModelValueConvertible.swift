@@ -11,7 +11,7 @@ extension Color: ModelValueConvertible {
     /// ```swift
     /// let saved: ModelValue = ["red": 1, "green": 0.5, "blue": 0]
     /// print(try Color(modelValue: saved) == .orange)   // true
-    /// print(try Color(modelValue: "#FF8000") == .orange)   // true
+    /// print(try Color(modelValue: "#FF0000") == .red)      // true
     /// ```
     ///
     /// - Throws: ``ModelError`` naming the failing component's key when a
