@@ -72,7 +72,8 @@ extension Interval: ModelValueConvertible {
         switch value {
         case .int, .double, .bigInteger:
             guard let number = value.doubleValue, number.isFinite, number >= 0 else {
-                throw ModelError.invalidValue("expected an amount of zero or more, found \(value.numberText)")
+                let found = if case .bigInteger = value { value.numberText } else { amountText(value.doubleValue ?? .nan) }
+                throw ModelError.invalidValue("expected an amount of zero or more, found \(found)")
                     .prepending(.key(key))
             }
             return number
