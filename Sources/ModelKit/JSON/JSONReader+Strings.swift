@@ -75,7 +75,7 @@ extension JSONReader {
                 position = index + 1
                 return String(decoding: scratch, as: UTF8.self)
             } else if byte == JSONByte.backslash {
-                index = try readEscape(at: index)
+                index = try readEscape(at: index, stringStart: start - 1)
             } else if byte < 0x20 {
                 throw controlCharacterError(at: index)
             } else {
@@ -88,8 +88,8 @@ extension JSONReader {
 
     /// Decodes the escape whose backslash is at `index` into the scratch
     /// buffer and returns the index after it.
-    private mutating func readEscape(at index: Int) throws(ModelError) -> Int {
-        guard index + 1 < count else { throw stringError("unterminated string", at: index) }
+    private mutating func readEscape(at index: Int, stringStart: Int) throws(ModelError) -> Int {
+        guard index + 1 < count else { throw stringError("unterminated string", at: stringStart) }
         let decoded: UInt8
         switch base[index + 1] {
         case JSONByte.quote: decoded = JSONByte.quote
