@@ -98,6 +98,30 @@ extension ModelValue {
             }
         }
 
+        /// Appends a member unless `key` is already present, in which case
+        /// nothing changes and the key's position is returned. Readers use this
+        /// to detect repeated keys with a single hash lookup per member.
+        mutating func appendIfAbsent(key: String, value: ModelValue) -> Int? {
+            if positions != nil {
+                let position = keys.count
+                if let existing = positions!.updateValue(position, forKey: key) {
+                    positions![key] = existing
+                    return existing
+                }
+                keys.append(key)
+                values.append(value)
+                return nil
+            }
+            if let existing = keys.firstIndex(of: key) { return existing }
+            appendNew(key: key, value: value)
+            return nil
+        }
+
+        /// Replaces the value at `position`, which must be valid.
+        mutating func replaceValue(at position: Int, with value: ModelValue) {
+            values[position] = value
+        }
+
         /// Removes `key` and its value.
         /// - Returns: the removed value, if any.
         @discardableResult

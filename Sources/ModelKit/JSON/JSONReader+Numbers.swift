@@ -1,0 +1,145 @@
+/// Numbers: the RFC 8259 grammar, integers, and correctly rounded doubles.
+extension JSONReader {
+    /// Reads the number at `position`.
+    ///
+    /// Integer literals become ``ModelValue/int(_:)`` when they fit `Int`
+    /// (`-0` included, as 0) and ``ModelValue/bigInteger(_:)`` with their
+    /// exact digits otherwise. A literal with a fraction or an exponent becomes
+    /// the nearest ``ModelValue/double(_:)``; one beyond `Double`'s range is
+    /// refused rather than read as infinity.
+    mutating func readNumber() throws(ModelError) -> ModelValue {
+        let start = position
+        var index = position
+        let isNegative = base[index] == JSONByte.minus
+        if isNegative { index += 1 }
+
+        // Integer part: '0' alone, or a non-zero digit and more digits.
+        guard index < count, isDigit(base[index]) else {
+            throw error("expected a digit after '-'", at: index, includingCurrentMember: true)
+        }
+        var mantissa: UInt64 = 0
+        var significantDigits = 0
+        if base[index] == JSONByte.zero {
+            index += 1
+            if index < count, isDigit(base[index]) {
+                throw error("expected no leading zero in a number", at: index - 1, includingCurrentMember: true)
+            }
+        } else {
+            while index < count, isDigit(base[index]) {
+                if significantDigits < 19 { mantissa = mantissa &* 10 &+ UInt64(base[index] &- JSONByte.zero) }
+                significantDigits += 1
+                index += 1
+            }
+        }
+        let integerEnd = index
+
+        var exponent = 0
+        var isInteger = true
+        if index < count, base[index] == JSONByte.period {
+            isInteger = false
+            index += 1
+            guard index < count, isDigit(base[index]) else {
+                throw error("expected a digit after '.'", at: index, includingCurrentMember: true)
+            }
+            while index < count, isDigit(base[index]) {
+                let digit = base[index] &- JSONByte.zero
+                if significantDigits < 19 {
+                    mantissa = mantissa &* 10 &+ UInt64(digit)
+                    exponent -= 1
+                    if mantissa != 0 { significantDigits += 1 }
+                } else {
+                    significantDigits += 1
+                }
+                index += 1
+            }
+        }
+        if index < count, base[index] | 0x20 == JSONByte.lowerE {
+            isInteger = false
+            index += 1
+            var isExponentNegative = false
+            if index < count, base[index] == JSONByte.minus || base[index] == JSONByte.plus {
+                isExponentNegative = base[index] == JSONByte.minus
+                index += 1
+            }
+            guard index < count, isDigit(base[index]) else {
+                throw error("expected a digit in the exponent", at: index, includingCurrentMember: true)
+            }
+            var explicit = 0
+            while index < count, isDigit(base[index]) {
+                // Saturate: anything this large overflows or underflows any Double anyway.
+                if explicit < 1_000_000 { explicit = explicit * 10 + Int(base[index] &- JSONByte.zero) }
+                index += 1
+            }
+            exponent += isExponentNegative ? -explicit : explicit
+        }
+        position = index
+
+        if isInteger {
+            if significantDigits <= 19 {
+                if isNegative {
+                    if mantissa <= UInt64(Int.max) + 1 { return .int(Int(truncatingIfNeeded: 0 &- mantissa)) }
+                } else if mantissa <= UInt64(Int.max) {
+                    return .int(Int(mantissa))
+                }
+            }
+            return .bigInteger(
+                String(decoding: UnsafeBufferPointer(start: base + start, count: integerEnd - start), as: UTF8.self))
+        }
+        if significantDigits <= 19, let value = JSONReader.exactDouble(mantissa: mantissa, exponent: exponent) {
+            return .double(isNegative ? -value : value)
+        }
+        let text = String(decoding: UnsafeBufferPointer(start: base + start, count: index - start), as: UTF8.self)
+        guard let value = Double(text), value.isFinite else {
+            var failure = ModelError.malformed(
+                "JSON", "number \(text) is too large for a Double", at: location(of: start),
+                keyPath: keyPath(includingCurrentMember: true))
+            failure.code = .numberOutOfRange
+            throw failure
+        }
+        return .double(value)
+    }
+
+    @inline(__always)
+    func isDigit(_ byte: UInt8) -> Bool { byte &- JSONByte.zero < 10 }
+
+    /// `mantissa × 10^exponent` correctly rounded, when a quick exact method
+    /// applies; `nil` sends the caller to the general conversion.
+    static func exactDouble(mantissa: UInt64, exponent: Int) -> Double? {
+        if mantissa == 0 { return 0 }
+        // Both factors exact in Double, so one IEEE operation rounds once (Clinger's fast path).
+        if mantissa <= 1 << 53, exponent >= -22, exponent <= 22 {
+            let value = Double(mantissa)
+            return exponent < 0 ? value / powersOfTen[-exponent] : value * powersOfTen[exponent]
+        }
+        #if arch(x86_64) && !os(Windows)
+            // Float80 holds any UInt64 and 10^k up to k = 27 exactly, so the
+            // operation below rounds once, to 64 bits. Rounding that again to
+            // 53 bits is correct unless the 64-bit result sits exactly halfway
+            // between two doubles, where the first rounding may have moved it
+            // there; then fall back.
+            if exponent >= -27, exponent <= 27 {
+                let power = powersOfTenExtended[exponent < 0 ? -exponent : exponent]
+                let value = exponent < 0 ? Float80(mantissa) / power : Float80(mantissa) * power
+                guard value.isNormal, value.significandBitPattern & 0x7FF != 0x400 else { return nil }
+                return Double(value)
+            }
+        #endif
+        return nil
+    }
+
+    /// 10^0 through 10^22, exact in `Double` because 5^22 < 2^53.
+    static let powersOfTen: [Double] = {
+        var powers: [Double] = [1]
+        for _ in 1...22 { powers.append(powers[powers.count - 1] * 10) }
+        return powers
+    }()
+
+    #if arch(x86_64) && !os(Windows)
+        /// 10^0 through 10^27, exact in `Float80` because 5^27 < 2^64.
+        static let powersOfTenExtended: [Float80] = {
+            var powers: [Float80] = [1]
+            for _ in 1...27 { powers.append(powers[powers.count - 1] * 10) }
+            return powers
+        }()
+    #endif
+}

@@ -1,0 +1,219 @@
+/// Strings: the fast scan for plain text, escapes, and UTF-8 validation.
+extension JSONReader {
+    /// Reads the string whose opening quote is at `position` and moves past its closing quote.
+    ///
+    /// Runs of plain bytes are scanned eight at a time; a string without
+    /// escapes becomes a `String` straight from its bytes in the input.
+    mutating func readString() throws(ModelError) -> String {
+        let start = position + 1
+        var index = start
+        while true {
+            index = skipPlainASCII(from: index)
+            guard index < count else { throw stringError("unterminated string", at: start - 1) }
+            let byte = base[index]
+            if byte == JSONByte.quote {
+                position = index + 1
+                return String(decoding: UnsafeBufferPointer(start: base + start, count: index - start), as: UTF8.self)
+            } else if byte == JSONByte.backslash {
+                return try readEscapedString(start: start, firstEscape: index)
+            } else if byte < 0x20 {
+                throw controlCharacterError(at: index)
+            } else if byte >= 0x80 {
+                guard let length = validUTF8Length(at: index) else { throw invalidUTF8Error(at: index) }
+                index += length
+            } else {
+                index += 1
+            }
+        }
+    }
+
+    /// The first index at or after `index` holding a quote, a backslash, a
+    /// control character or a non-ASCII byte, or `count`.
+    @inline(__always)
+    func skipPlainASCII(from index: Int) -> Int {
+        var index = index
+        // Eight bytes at a time: a byte needs attention when it is below 0x20,
+        // at or above 0x80, or equal to '"' (0x22) or '\' (0x5C).
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        while index + 8 <= count {
+            let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+            let quotes = word ^ (ones &* 0x22)
+            let backslashes = word ^ (ones &* 0x5C)
+            // (x - 0x01…) & ~x flags the bytes of x that are zero, and
+            // (x - 0x20…) & ~x those below 0x20; borrows only ever flag bytes
+            // above a genuine hit, so the lowest flag is exact.
+            let special =
+                ((quotes &- ones) & ~quotes | (backslashes &- ones) & ~backslashes
+                    | (word &- ones &* 0x20) & ~word | word) & highs
+            if special != 0 { return index + (special.trailingZeroBitCount >> 3) }
+            index += 8
+        }
+        while index < count {
+            let byte = base[index]
+            if byte == JSONByte.quote || byte == JSONByte.backslash || byte < 0x20 || byte >= 0x80 { return index }
+            index += 1
+        }
+        return index
+    }
+
+    /// Reads the rest of a string that has an escape at `firstEscape`,
+    /// decoding into the scratch buffer.
+    private mutating func readEscapedString(start: Int, firstEscape: Int) throws(ModelError) -> String {
+        scratch.removeAll(keepingCapacity: true)
+        scratch.append(contentsOf: UnsafeBufferPointer(start: base + start, count: firstEscape - start))
+        var index = firstEscape
+        while true {
+            let runStart = index
+            index = skipPlainASCII(from: index)
+            if index > runStart {
+                scratch.append(contentsOf: UnsafeBufferPointer(start: base + runStart, count: index - runStart))
+            }
+            guard index < count else { throw stringError("unterminated string", at: start - 1) }
+            let byte = base[index]
+            if byte == JSONByte.quote {
+                position = index + 1
+                return String(decoding: scratch, as: UTF8.self)
+            } else if byte == JSONByte.backslash {
+                index = try readEscape(at: index, stringStart: start - 1)
+            } else if byte < 0x20 {
+                throw controlCharacterError(at: index)
+            } else {
+                guard let length = validUTF8Length(at: index) else { throw invalidUTF8Error(at: index) }
+                scratch.append(contentsOf: UnsafeBufferPointer(start: base + index, count: length))
+                index += length
+            }
+        }
+    }
+
+    /// Decodes the escape whose backslash is at `index` into the scratch
+    /// buffer and returns the index after it.
+    private mutating func readEscape(at index: Int, stringStart: Int) throws(ModelError) -> Int {
+        guard index + 1 < count else { throw stringError("unterminated string", at: stringStart) }
+        let decoded: UInt8
+        switch base[index + 1] {
+        case JSONByte.quote: decoded = JSONByte.quote
+        case JSONByte.backslash: decoded = JSONByte.backslash
+        case JSONByte.slash: decoded = JSONByte.slash
+        case UInt8(ascii: "b"): decoded = 0x08
+        case UInt8(ascii: "f"): decoded = 0x0C
+        case UInt8(ascii: "n"): decoded = JSONByte.lineFeed
+        case UInt8(ascii: "r"): decoded = JSONByte.carriageReturn
+        case UInt8(ascii: "t"): decoded = JSONByte.tab
+        case UInt8(ascii: "u"): return try readUnicodeEscape(at: index)
+        default:
+            throw stringError("invalid escape sequence '\\\(describeEscaped(at: index + 1))' in string", at: index)
+        }
+        scratch.append(decoded)
+        return index + 2
+    }
+
+    /// Decodes `\uXXXX`, or a `\uXXXX\uXXXX` surrogate pair, at `index`.
+    private mutating func readUnicodeEscape(at index: Int) throws(ModelError) -> Int {
+        let unit = try hexQuad(at: index + 2, escapeAt: index)
+        var scalarValue = UInt32(unit)
+        var end = index + 6
+        switch unit {
+        case 0xD800...0xDBFF:
+            // A high surrogate counts only as the first half of a pair.
+            guard end + 1 < count, base[end] == JSONByte.backslash, base[end + 1] == UInt8(ascii: "u") else {
+                throw stringError("unpaired surrogate \\u\(hexDigits(unit)) in string", at: index)
+            }
+            let low = try hexQuad(at: end + 2, escapeAt: end)
+            guard (0xDC00...0xDFFF).contains(low) else {
+                throw stringError("unpaired surrogate \\u\(hexDigits(unit)) in string", at: index)
+            }
+            scalarValue = 0x10000 + ((UInt32(unit) - 0xD800) << 10) + (UInt32(low) - 0xDC00)
+            end += 6
+        case 0xDC00...0xDFFF:
+            throw stringError("unpaired surrogate \\u\(hexDigits(unit)) in string", at: index)
+        default:
+            break
+        }
+        appendUTF8(scalarValue)
+        return end
+    }
+
+    /// The four hexadecimal digits at `index`, for the `\u` escape at `escapeAt`.
+    private func hexQuad(at index: Int, escapeAt: Int) throws(ModelError) -> UInt16 {
+        var value: UInt16 = 0
+        for offset in 0..<4 {
+            guard index + offset < count else {
+                throw stringError("expected four hexadecimal digits after '\\u'", at: escapeAt)
+            }
+            let byte = base[index + offset]
+            let digit: UInt8
+            switch byte {
+            case JSONByte.zero...JSONByte.nine: digit = byte - JSONByte.zero
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default: throw stringError("expected four hexadecimal digits after '\\u'", at: escapeAt)
+            }
+            value = value << 4 | UInt16(digit)
+        }
+        return value
+    }
+
+    private mutating func appendUTF8(_ scalar: UInt32) {
+        switch scalar {
+        case 0..<0x80:
+            scratch.append(UInt8(scalar))
+        case 0x80..<0x800:
+            scratch.append(UInt8(0xC0 | scalar >> 6))
+            scratch.append(UInt8(0x80 | scalar & 0x3F))
+        case 0x800..<0x10000:
+            scratch.append(UInt8(0xE0 | scalar >> 12))
+            scratch.append(UInt8(0x80 | scalar >> 6 & 0x3F))
+            scratch.append(UInt8(0x80 | scalar & 0x3F))
+        default:
+            scratch.append(UInt8(0xF0 | scalar >> 18))
+            scratch.append(UInt8(0x80 | scalar >> 12 & 0x3F))
+            scratch.append(UInt8(0x80 | scalar >> 6 & 0x3F))
+            scratch.append(UInt8(0x80 | scalar & 0x3F))
+        }
+    }
+
+    /// The length of the well-formed UTF-8 sequence (RFC 3629) of two to four
+    /// bytes starting at `index`, or `nil` when it is ill-formed: a stray
+    /// continuation byte, an overlong form, an encoded surrogate, a scalar
+    /// beyond U+10FFFF, or a sequence cut short.
+    func validUTF8Length(at index: Int) -> Int? {
+        let lead = base[index]
+        let length: Int
+        var low: UInt8 = 0x80
+        var high: UInt8 = 0xBF
+        switch lead {
+        case 0xC2...0xDF: length = 2
+        case 0xE0: length = 3; low = 0xA0
+        case 0xE1...0xEC, 0xEE...0xEF: length = 3
+        case 0xED: length = 3; high = 0x9F
+        case 0xF0: length = 4; low = 0x90
+        case 0xF1...0xF3: length = 4
+        case 0xF4: length = 4; high = 0x8F
+        default: return nil
+        }
+        guard index + length <= count else { return nil }
+        let second = base[index + 1]
+        guard second >= low, second <= high else { return nil }
+        var offset = 2
+        while offset < length {
+            guard base[index + offset] & 0xC0 == 0x80 else { return nil }
+            offset += 1
+        }
+        return length
+    }
+
+    private func controlCharacterError(at index: Int) -> ModelError {
+        stringError("unescaped control character U+00\(hex(base[index])) in string", at: index)
+    }
+
+    private func describeEscaped(at index: Int) -> String {
+        let byte = base[index]
+        if byte > 0x20, byte < 0x7F { return String(Character(Unicode.Scalar(byte))) }
+        return "\\u{\(hex(byte))}"
+    }
+
+    private func hexDigits(_ unit: UInt16) -> String {
+        hex(UInt8(unit >> 8)) + hex(UInt8(unit & 0xFF))
+    }
+}

@@ -1,0 +1,260 @@
+/// Reads one JSON text (RFC 8259) from UTF-8 bytes into a ``ModelValue``.
+///
+/// The reader walks the bytes once with a cursor and never recurses: open
+/// arrays and objects are kept on an explicit stack of frames, so nesting is
+/// limited only by ``JSONReadingOptions/maximumDepth`` and never by the
+/// thread's stack. Elements and members are gathered on one shared value
+/// stack and copied into an exactly sized array or object when their
+/// container closes, which keeps both allocations and memory low.
+///
+/// ```swift
+/// let value = try bytes.withUnsafeBytes { raw in
+///     var reader = JSONReader(raw.bindMemory(to: UInt8.self), options: JSONReadingOptions())
+///     return try reader.readDocument()
+/// }
+/// ```
+///
+/// Choices where RFC 8259 leaves room, all documented on ``ModelValue/init(json:options:)``:
+/// a leading UTF-8 byte order mark is skipped; `\u` escapes that leave a
+/// surrogate unpaired are refused; `-0` reads as the integer 0; integers
+/// outside `Int` keep their digits as ``ModelValue/bigInteger(_:)``; numbers
+/// too large for `Double` are refused.
+struct JSONReader {
+    /// One array or object that is open.
+    struct Frame {
+        /// Whether this is an object (otherwise an array).
+        var isObject: Bool
+        /// Where this container's elements, or member values, start on `values`.
+        var valueStart: Int
+        /// Where this object's keys start on `keys`.
+        var keyStart: Int
+    }
+
+    let bytes: UnsafeBufferPointer<UInt8>
+    let base: UnsafePointer<UInt8>
+    let count: Int
+    var position = 0
+    let options: JSONReadingOptions
+
+    var frames: [Frame] = []
+    /// Completed elements and member values of every open container.
+    var values: [ModelValue] = []
+    /// Keys of the open objects, one per member read so far (including the
+    /// member whose value is being read).
+    var keys: [String] = []
+    /// Byte offset of each key on `keys`, for duplicate-key errors.
+    var keyOffsets: [Int] = []
+    /// Reused buffer for strings that contain escapes.
+    var scratch: [UInt8] = []
+
+    init(_ bytes: UnsafeBufferPointer<UInt8>, options: JSONReadingOptions) {
+        self.bytes = bytes
+        // An empty buffer may have no address; give the cursor one it never reads.
+        self.base = bytes.baseAddress ?? JSONReader.emptyBase
+        self.count = bytes.count
+        self.options = options
+    }
+
+    // Never written after initialisation, and never read: every read checks `count` first.
+    nonisolated(unsafe) private static let emptyBase: UnsafePointer<UInt8> = {
+        let pointer = UnsafeMutablePointer<UInt8>.allocate(capacity: 1)
+        pointer.initialize(to: 0)
+        return UnsafePointer(pointer)
+    }()
+
+    /// Reads the whole input as one JSON text followed only by whitespace.
+    mutating func readDocument() throws(ModelError) -> ModelValue {
+        // RFC 8259 §8.1: a parser MAY ignore a leading byte order mark.
+        if count >= 3, base[0] == 0xEF, base[1] == 0xBB, base[2] == 0xBF { position = 3 }
+        var value: ModelValue
+        readValue: while true {
+            skipWhitespace()
+            guard position < count else { throw error("expected a value", at: position, includingCurrentMember: true) }
+            switch base[position] {
+            case JSONByte.openBracket:
+                try openContainer(isObject: false)
+                position += 1
+                skipWhitespace()
+                if position < count, base[position] == JSONByte.closeBracket {
+                    position += 1
+                    frames.removeLast()
+                    value = .array([])
+                } else {
+                    continue readValue
+                }
+            case JSONByte.openBrace:
+                try openContainer(isObject: true)
+                position += 1
+                skipWhitespace()
+                if position < count, base[position] == JSONByte.closeBrace {
+                    position += 1
+                    frames.removeLast()
+                    value = .object(ModelValue.Object())
+                } else {
+                    try readMemberKey()
+                    continue readValue
+                }
+            case JSONByte.quote:
+                value = .string(try readString())
+            case JSONByte.t:
+                try readLiteral("true")
+                value = .bool(true)
+            case JSONByte.f:
+                try readLiteral("false")
+                value = .bool(false)
+            case JSONByte.n:
+                try readLiteral("null")
+                value = .null
+            case JSONByte.minus, JSONByte.zero...JSONByte.nine:
+                value = try readNumber()
+            default:
+                throw error("expected a value", at: position, includingCurrentMember: true)
+            }
+
+            // A value is complete: hand it to the container it belongs to,
+            // closing containers as long as their closing bracket follows.
+            while let frame = frames.last {
+                skipWhitespace()
+                let next = position < count ? base[position] : 0
+                if frame.isObject {
+                    if next == JSONByte.comma {
+                        values.append(value)
+                        position += 1
+                        skipWhitespace()
+                        try readMemberKey()
+                        continue readValue
+                    } else if next == JSONByte.closeBrace {
+                        values.append(value)
+                        value = .object(try closeObject(frame))
+                        position += 1
+                    } else {
+                        throw error("expected ',' or '}' after object member", at: position)
+                    }
+                } else {
+                    if next == JSONByte.comma {
+                        values.append(value)
+                        position += 1
+                        continue readValue
+                    } else if next == JSONByte.closeBracket {
+                        values.append(value)
+                        value = .array(Array(values[frame.valueStart...]))
+                        values.removeSubrange(frame.valueStart...)
+                        frames.removeLast()
+                        position += 1
+                    } else {
+                        throw error("expected ',' or ']' after array element", at: position)
+                    }
+                }
+            }
+            skipWhitespace()
+            guard position == count else {
+                throw error("expected end of input after the top-level value", at: position)
+            }
+            return value
+        }
+    }
+
+    /// Pushes a frame for the array or object whose bracket is at `position`.
+    private mutating func openContainer(isObject: Bool) throws(ModelError) {
+        guard frames.count < options.maximumDepth else {
+            var failure = error(
+                "arrays and objects nested deeper than \(options.maximumDepth) levels",
+                at: position, includingCurrentMember: true)
+            failure.code = .nestingTooDeep
+            throw failure
+        }
+        frames.append(Frame(isObject: isObject, valueStart: values.count, keyStart: keys.count))
+    }
+
+    /// Reads `"key"` and the `:` after it; `position` is at the key's quote, or
+    /// at whatever stands where a key should be.
+    private mutating func readMemberKey() throws(ModelError) {
+        guard position < count, base[position] == JSONByte.quote else {
+            throw error("expected a string key", at: position)
+        }
+        let offset = position
+        let key = try readString()
+        keys.append(key)
+        keyOffsets.append(offset)
+        skipWhitespace()
+        guard position < count, base[position] == JSONByte.colon else {
+            throw error("expected ':' after object key", at: position)
+        }
+        position += 1
+    }
+
+    /// Builds the object of the top frame from its keys and values and pops the frame.
+    private mutating func closeObject(_ frame: Frame) throws(ModelError) -> ModelValue.Object {
+        let memberCount = keys.count - frame.keyStart
+        var object = ModelValue.Object(minimumCapacity: memberCount)
+        var valueIndex = frame.valueStart
+        for keyIndex in frame.keyStart..<keys.count {
+            if let existing = object.appendIfAbsent(key: keys[keyIndex], value: values[valueIndex]) {
+                switch options.duplicateKeys {
+                case .lastWins:
+                    object.replaceValue(at: existing, with: values[valueIndex])
+                case .reject:
+                    throw duplicateKeyError(keys[keyIndex], at: keyOffsets[keyIndex])
+                }
+            }
+            valueIndex += 1
+        }
+        values.removeSubrange(frame.valueStart...)
+        keys.removeSubrange(frame.keyStart...)
+        keyOffsets.removeSubrange(frame.keyStart...)
+        frames.removeLast()
+        return object
+    }
+
+    /// Reads `literal` (true, false or null) at `position`.
+    private mutating func readLiteral(_ literal: StaticString) throws(ModelError) {
+        let length = literal.utf8CodeUnitCount
+        let expected = literal.utf8Start
+        var index = 0
+        while index < length {
+            guard position + index < count, base[position + index] == expected[index] else {
+                throw error("expected a value (did you mean '\(literal)'?)", at: position, includingCurrentMember: true)
+            }
+            index += 1
+        }
+        position += length
+    }
+
+    /// Moves past spaces, tabs, line feeds and carriage returns: RFC 8259's only whitespace.
+    @inline(__always)
+    mutating func skipWhitespace() {
+        while position < count {
+            let byte = base[position]
+            guard byte == JSONByte.space || byte == JSONByte.lineFeed || byte == JSONByte.carriageReturn || byte == JSONByte.tab
+            else { return }
+            position += 1
+        }
+    }
+}
+
+/// The ASCII bytes that JSON's grammar is made of.
+enum JSONByte {
+    static let tab = UInt8(ascii: "\t")
+    static let lineFeed = UInt8(ascii: "\n")
+    static let carriageReturn = UInt8(ascii: "\r")
+    static let space = UInt8(ascii: " ")
+    static let quote = UInt8(ascii: "\"")
+    static let plus = UInt8(ascii: "+")
+    static let comma = UInt8(ascii: ",")
+    static let minus = UInt8(ascii: "-")
+    static let period = UInt8(ascii: ".")
+    static let slash = UInt8(ascii: "/")
+    static let zero = UInt8(ascii: "0")
+    static let nine = UInt8(ascii: "9")
+    static let colon = UInt8(ascii: ":")
+    static let upperE = UInt8(ascii: "E")
+    static let openBracket = UInt8(ascii: "[")
+    static let backslash = UInt8(ascii: "\\")
+    static let closeBracket = UInt8(ascii: "]")
+    static let lowerE = UInt8(ascii: "e")
+    static let f = UInt8(ascii: "f")
+    static let n = UInt8(ascii: "n")
+    static let t = UInt8(ascii: "t")
+    static let openBrace = UInt8(ascii: "{")
+    static let closeBrace = UInt8(ascii: "}")
+}

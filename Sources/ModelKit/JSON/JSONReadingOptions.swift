@@ -1,0 +1,46 @@
+/// Settings for reading JSON into a ``ModelValue``.
+///
+/// The defaults follow RFC 8259 strictly and protect the reader against
+/// hostile input: nesting deeper than 512 arrays and objects is refused, and
+/// an object that repeats a key is refused too, because the two members
+/// would have to be merged silently.
+///
+/// ```swift
+/// let options = JSONReadingOptions(maximumDepth: 64, duplicateKeys: .lastWins)
+/// let value = try ModelValue(json: Data(#"{"a":1,"a":2}"#.utf8), options: options)
+/// print(value)   // {"a":2}
+/// ```
+public struct JSONReadingOptions: Sendable, Hashable {
+    /// What the reader does when an object repeats a key.
+    ///
+    /// RFC 8259 says the names in an object *should* be unique and leaves the
+    /// behaviour for repeats to each implementation; parsers disagree, so a
+    /// document with repeated keys means different things to different
+    /// programs.
+    public enum DuplicateKeyPolicy: Sendable, Hashable {
+        /// Throw a ``ModelError`` with code ``ModelError/Code/malformedDocument``
+        /// that names the repeated key and where it appears. The default.
+        case reject
+        /// Keep the key at its first position with the value of its last
+        /// occurrence, as `ModelValue.Object`'s own initialiser does.
+        case lastWins
+    }
+
+    /// The deepest nesting of arrays and objects accepted; deeper documents
+    /// throw a ``ModelError`` with code ``ModelError/Code/nestingTooDeep``.
+    /// The reader itself never recurses, but code that walks the resulting
+    /// tree usually does, so keep this bounded.
+    public var maximumDepth: Int
+
+    /// What to do when an object repeats a key. Defaults to ``DuplicateKeyPolicy/reject``.
+    public var duplicateKeys: DuplicateKeyPolicy
+
+    /// Creates reading options.
+    /// - Parameters:
+    ///   - maximumDepth: the deepest nesting of arrays and objects accepted; 512 by default.
+    ///   - duplicateKeys: what to do when an object repeats a key; ``DuplicateKeyPolicy/reject`` by default.
+    public init(maximumDepth: Int = 512, duplicateKeys: DuplicateKeyPolicy = .reject) {
+        self.maximumDepth = maximumDepth
+        self.duplicateKeys = duplicateKeys
+    }
+}

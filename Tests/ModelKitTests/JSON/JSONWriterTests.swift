@@ -1,0 +1,128 @@
+import Foundation
+import Testing
+
+@testable import ModelKit
+
+/// The writer: exact output for every option, every kind of value, and errors.
+@Suite struct JSONWriterTests {
+    static let sample: ModelValue = [
+        "name": "Ada", "tags": ["a/b", "c"], "empty": [], "none": [:], "nested": ["z": 1, "a": nil],
+        "ratio": 0.5, "ok": true,
+    ]
+
+    @Test func writesCompactOutputInInsertionOrder() throws {
+        #expect(
+            try Self.sample.jsonString()
+                == #"{"name":"Ada","tags":["a/b","c"],"empty":[],"none":{},"nested":{"z":1,"a":null},"ratio":0.5,"ok":true}"#
+        )
+        #expect(try Self.sample.jsonString(options: .compact) == Self.sample.jsonString())
+    }
+
+    @Test func writesPrettyOutput() throws {
+        let expected = """
+            {
+              "name": "Ada",
+              "tags": [
+                "a/b",
+                "c"
+              ],
+              "empty": [],
+              "none": {},
+              "nested": {
+                "z": 1,
+                "a": null
+              },
+              "ratio": 0.5,
+              "ok": true
+            }
+            """
+        #expect(try Self.sample.jsonString(options: .pretty) == expected)
+        let four = try (["a": [1]] as ModelValue).jsonString(options: JSONWritingOptions(prettyPrinted: true, indent: 4))
+        #expect(four == "{\n    \"a\": [\n        1\n    ]\n}")
+        let none = try (["a": [1]] as ModelValue).jsonString(options: JSONWritingOptions(prettyPrinted: true, indent: 0))
+        #expect(none == "{\n\"a\": [\n1\n]\n}")
+        #expect(try ModelValue.int(1).jsonString(options: .pretty) == "1")
+    }
+
+    @Test func writesSortedKeysAtEveryLevel() throws {
+        #expect(
+            try Self.sample.jsonString(options: .sorted)
+                == #"{"empty":[],"name":"Ada","nested":{"a":null,"z":1},"none":{},"ok":true,"ratio":0.5,"tags":["a/b","c"]}"#
+        )
+        // Byte order: uppercase before lowercase, shorter prefix first, non-ASCII last.
+        let value: ModelValue = ["é": 1, "b": 2, "B": 3, "ab": 4, "a": 5, "": 6]
+        #expect(try value.jsonString(options: .sorted) == #"{"":6,"B":3,"a":5,"ab":4,"b":2,"é":1}"#)
+        let both = try (["b": 1, "a": [2]] as ModelValue).jsonString(
+            options: JSONWritingOptions(prettyPrinted: true, sortedKeys: true))
+        #expect(both == "{\n  \"a\": [\n    2\n  ],\n  \"b\": 1\n}")
+    }
+
+    @Test func escapesWhatJSONRequires() throws {
+        let text = "q\" b\\ s/ n\n r\r t\t b\u{08} f\u{0C} z\u{00} u\u{1F} d\u{7F} é 😀"
+        #expect(
+            try ModelValue.string(text).jsonString()
+                == #""q\" b\\ s/ n\n r\r t\t b\b f\f z\u0000 u\u001f d"# + "\u{7F} é 😀\"")
+        #expect(try ModelValue.string("</script>").jsonString(options: JSONWritingOptions(escapesSlashes: true)) == #""<\/script>""#)
+        #expect(try (["a/b": "c/d"] as ModelValue).jsonString(options: JSONWritingOptions(escapesSlashes: true)) == #"{"a\/b":"c\/d"}"#)
+    }
+
+    @Test(arguments: [
+        (ModelValue.int(0), "0"), (.int(-7), "-7"), (.int(.max), "9223372036854775807"),
+        (.int(.min), "-9223372036854775808"), (.int(1_000_000_000), "1000000000"),
+        (.bigInteger("-123456789012345678901234567890"), "-123456789012345678901234567890"),
+        (.double(1), "1.0"), (.double(-2), "-2.0"), (.double(0), "0.0"), (.double(-0.0), "-0.0"),
+        (.double(0.1), "0.1"), (.double(1e300), "1e+300"), (.double(1e16), "1e+16"),
+        (.double(123_456_789_012_345.0), "123456789012345.0"), (.double(.leastNonzeroMagnitude), "5e-324"),
+        (.double(-1.5e-7), "-1.5e-07"), (.null, "null"), (.bool(false), "false"),
+    ] as [(ModelValue, String)])
+    func writesNumbersThatReadBackAlike(value: ModelValue, text: String) throws {
+        #expect(try value.jsonString() == text)
+        #expect(try readJSON(text) == value)
+    }
+
+    @Test func writesDatesAsISO8601AndDataAsBase64() throws {
+        let date = Date(timeIntervalSince1970: 1_763_307_200.25)
+        let value: ModelValue = ["at": .date(date), "bytes": .data(Data([0, 1, 2, 250, 255]))]
+        #expect(try value.jsonString() == #"{"at":"2025-11-16T15:33:20.250000Z","bytes":"AAEC+v8="}"#)
+        #expect(try ModelValue.date(Date(timeIntervalSince1970: 0)).jsonString() == #""1970-01-01T00:00:00Z""#)
+    }
+
+    @Test(arguments: [Double.infinity, -.infinity, .nan, .signalingNaN])
+    func refusesNonFiniteDoublesNamingTheirKeyPath(number: Double) {
+        let value: ModelValue = ["children": [["ratio": 1.0], ["name": "b", "ratio": .double(number)]]]
+        for options in [JSONWritingOptions.compact, .pretty, .sorted] {
+            do {
+                _ = try value.jsonData(options: options)
+                Issue.record("wrote \(number)")
+            } catch let error as ModelError {
+                #expect(error.code == .notRepresentable)
+                #expect(error.keyPath.description == "children[1].ratio")
+                #expect(error.description.hasPrefix("children[1].ratio") || error.description.contains("in children[1].ratio"))
+            } catch {
+                Issue.record("unexpected \(error)")
+            }
+        }
+        #expect(throws: ModelError.self) { try ModelValue.double(number).jsonString() }
+    }
+
+    @Test func refusesBigIntegersThatAreNotDigits() {
+        for digits in ["", "-", "12a", "01", "-0012", "1.5", "1e5", " 1"] {
+            #expect(throws: ModelError.self, "\(digits)") { try ModelValue.array([.bigInteger(digits)]).jsonString() }
+        }
+    }
+
+    @Test func writesDeepValuesWithoutRecursion() throws {
+        var value: ModelValue = 1
+        for level in 0..<50_000 { value = level.isMultiple(of: 2) ? [value] : ["k": value] }
+        let data = try value.jsonData()
+        #expect(data.count == 50_000 / 2 * (2 + 6) + 1)
+        // Free the chain iteratively, since the enum's own destructor recurses.
+        while true {
+            switch value {
+            case .array(let elements) where !elements.isEmpty: value = elements[0]
+            case .object(let object) where !object.isEmpty: value = object.values[0]
+            default: return
+            }
+        }
+    }
+}
