@@ -11,7 +11,8 @@ import Foundation
 /// ```swift
 /// let text = "<plist><dict><key>n</key><integer>x</integer></dict></plist>"
 /// _ = try XMLPropertyListReader.value(from: Data(text.utf8))
-/// // property list at line 1, column 36 (byte 35), in n: expected an integer, found "x"
+/// // property list at line 1, column 35 (byte 34), in n: expected an integer (decimal digits,
+/// // or hexadecimal after 0x), found "x"
 /// ```
 ///
 /// What it accepts, and where it parts from Foundation's reader:

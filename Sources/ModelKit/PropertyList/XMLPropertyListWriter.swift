@@ -2,8 +2,9 @@ import Foundation
 
 /// Writes a ``ModelValue`` as an XML property list in Apple's layout.
 ///
-/// The output is what Foundation writes on Apple platforms, byte for byte,
-/// except in three places where Foundation loses information: reals are
+/// The output is what Foundation writes, byte for byte (checked against
+/// swift-corelibs-foundation in the tests), except in three places where
+/// Foundation loses information: reals are
 /// written with the shortest text that reads back as the same `Double`
 /// (`0.1`, not `0.10000000000000001`), dates keep their fraction of a second
 /// to the microsecond (`2025-11-16T15:33:20.25Z`; whole seconds are written
