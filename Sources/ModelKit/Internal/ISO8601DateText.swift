@@ -15,14 +15,15 @@ enum ISO8601DateText {
     static let referenceOffset: Int64 = 978_307_200
 
     static func string(from date: Date) -> String {
-        // Work from the stored reference-date interval: converting to seconds
-        // since 1970 first would round once more.
-        let total = date.timeIntervalSinceReferenceDate * 1_000_000
-        guard total.isFinite, abs(total) < 9.0e18 else { return "\(date.timeIntervalSince1970)" }
-        let micros = Int64(total.rounded()) + referenceOffset * 1_000_000
-        var seconds = micros / 1_000_000
-        var fraction = micros % 1_000_000
-        if fraction < 0 { fraction += 1_000_000; seconds -= 1 }
+        // Split in the reference date's frame, where the Date's own Double
+        // lives: going through timeIntervalSince1970 first adds 978,307,200 s
+        // and rounds, which can move the microsecond.
+        let sinceReference = date.timeIntervalSinceReferenceDate
+        guard sinceReference.isFinite, abs(sinceReference) < 9.0e12 else { return "\(date.timeIntervalSince1970)" }
+        let whole = sinceReference.rounded(.down)
+        var seconds = Int64(whole) + referenceOffset
+        var fraction = Int64(((sinceReference - whole) * 1_000_000).rounded())
+        if fraction == 1_000_000 { fraction = 0; seconds += 1 }
         var days = seconds / 86_400
         var secondOfDay = seconds % 86_400
         if secondOfDay < 0 { secondOfDay += 86_400; days -= 1 }
@@ -147,6 +148,13 @@ enum ISO8601DateText {
         let days = self.days(fromCivil: sign * year, month: month, day: day)
         let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds
         let sinceReference = seconds - referenceOffset
+        // One rounding, to the Double nearest the exact instant, while the
+        // count of microseconds is exact in a Double (about 285 years either
+        // side of 2001); further out a Double cannot hold microseconds anyway.
+        let totalMicros = sinceReference.multipliedReportingOverflow(by: 1_000_000)
+        if !totalMicros.overflow, abs(totalMicros.partialValue + micros) < 1 << 53 {
+            return Date(timeIntervalSinceReferenceDate: Double(totalMicros.partialValue + micros) / 1_000_000)
+        }
         return Date(timeIntervalSinceReferenceDate: Double(sinceReference) + Double(micros) / 1_000_000)
     }
 

@@ -80,7 +80,9 @@ enum PropertyListBridge {
         ModelError(code: .nestingTooDeep, message: "nesting is deeper than the limit of \(maximumDepth) levels")
     }
 
-    private static func unescaped(_ string: String) -> ModelValue {
+    /// The value a property-list string stands for: `"$null"` is null, and
+    /// one `$` comes off a string of two or more `$` followed by `null`.
+    static func unescaped(_ string: String) -> ModelValue {
         guard string.utf8.first == UInt8(ascii: "$"), string.hasSuffix(nullMarker) else { return .string(string) }
         if string == nullMarker { return .null }
         if string.dropLast(4).allSatisfy({ $0 == "$" }) { return .string(String(string.dropFirst())) }
@@ -113,10 +115,14 @@ enum PropertyListBridge {
     }
 
     private static func escaped(_ string: String) -> String {
-        guard string.utf8.first == UInt8(ascii: "$"), string.hasSuffix(nullMarker),
-            string.dropLast(4).allSatisfy({ $0 == "$" })
-        else { return string }
-        return "$" + string
+        isNullMarkerLike(string) ? "$" + string : string
+    }
+
+    /// Whether `string` is one or more `$` followed by `null`, and so is
+    /// written with one more `$`.
+    static func isNullMarkerLike(_ string: String) -> Bool {
+        string.utf8.first == UInt8(ascii: "$") && string.hasSuffix(nullMarker)
+            && string.utf8.dropLast(4).allSatisfy { $0 == UInt8(ascii: "$") }
     }
 }
 

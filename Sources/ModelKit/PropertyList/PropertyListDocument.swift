@@ -1,8 +1,9 @@
 import Foundation
 
-/// Safety checks around Foundation's property-list reader, which recurses
-/// once per level of nesting and so must never see a document nested deeper
-/// than a stack can hold.
+/// Safety checks around Foundation's binary property-list reader, which
+/// recurses once per level of nesting and so must never see a document
+/// nested deeper than a stack can hold. XML property lists never reach
+/// Foundation: ``XMLPropertyListReader`` reads them.
 enum PropertyListDocument {
     static let binaryMagic = Array("bplist".utf8)
 
@@ -19,64 +20,11 @@ enum PropertyListDocument {
         return nsError.localizedDescription
     }
 
-    /// Throws when `data` nests arrays and dictionaries deeper than `limit`.
-    static func checkNesting(_ data: Data, limit: Int) throws {
+    /// Throws when the binary property list `data` is damaged in a way that
+    /// would mislead Foundation's reader, or nests deeper than `limit`.
+    static func checkBinary(_ data: Data, limit: Int) throws {
         try data.withUnsafeBytes { raw in
-            let bytes = raw.bindMemory(to: UInt8.self)
-            if isBinary(data) {
-                try checkBinary(bytes, limit: limit)
-            } else {
-                try checkXML(bytes, limit: limit)
-            }
-        }
-    }
-
-    /// Counts open `<array>` and `<dict>` elements, skipping comments, CDATA,
-    /// processing instructions and empty elements.
-    private static func checkXML(_ bytes: UnsafeBufferPointer<UInt8>, limit: Int) throws {
-        var depth = 0
-        var index = 0
-        let count = bytes.count
-        func matches(_ text: StaticString, at position: Int) -> Bool {
-            let length = text.utf8CodeUnitCount
-            guard position + length <= count else { return false }
-            for offset in 0..<length where bytes[position + offset] != text.utf8Start[offset] { return false }
-            return true
-        }
-        func skip(past terminator: StaticString, from position: Int) -> Int {
-            var position = position
-            while position < count, !matches(terminator, at: position) { position += 1 }
-            return position + terminator.utf8CodeUnitCount
-        }
-        while index < count {
-            guard bytes[index] == UInt8(ascii: "<") else {
-                index += 1
-                continue
-            }
-            if matches("<!--", at: index) {
-                index = skip(past: "-->", from: index + 4)
-            } else if matches("<![CDATA[", at: index) {
-                index = skip(past: "]]>", from: index + 9)
-            } else if matches("</array", at: index) || matches("</dict", at: index) {
-                depth -= 1
-                index += 2
-            } else if matches("<array", at: index) || matches("<dict", at: index) {
-                var end = index + 1
-                while end < count, bytes[end] != UInt8(ascii: ">") { end += 1 }
-                let isEmpty = end > index && end < count && bytes[end - 1] == UInt8(ascii: "/")
-                if !isEmpty {
-                    depth += 1
-                    if depth > limit {
-                        throw ModelError(
-                            code: .nestingTooDeep,
-                            message: "nesting is deeper than the limit of \(limit) levels",
-                            location: ModelError.Location(byteOffset: index, in: bytes), format: "property list")
-                    }
-                }
-                index = end
-            } else {
-                index += 1
-            }
+            try checkBinary(raw.bindMemory(to: UInt8.self), limit: limit)
         }
     }
 

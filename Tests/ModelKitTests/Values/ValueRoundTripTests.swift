@@ -69,23 +69,16 @@ enum ModelForm: String, CaseIterable, CustomTestStringConvertible {
         #expect(back.alarm == planner.alarm)
         #expect(back.steps == planner.steps)
         #expect(back.holidays == planner.holidays)
-        #expect(back.modelValue == planner.modelValue || form == .json || form == .xmlPropertyList)
+        #expect(back.modelValue == planner.modelValue || form == .json)
     }
 
     @Test(arguments: ModelForm.allCases)
     func datesRoundTripToTheMicrosecond(form: ModelForm) throws {
         let planner = Self.filledPlanner()
         let back = try form.roundTrip(planner)
-        // Foundation writes an XML plist <date> in whole seconds and its reader
-        // rejects a fraction there, so the XML form loses the microseconds
-        // until the property-list writer keeps them another way. Recorded as a
-        // known issue: once fixed, this reports the fix and the wrapper goes.
-        withKnownIssue("XML property lists drop fractional seconds of dates") {
-            let text = ISO8601DateText.string(from: back.updated)
-            #expect(text == "2025-11-16T15:33:20.123456Z", "the \(form.rawValue) form should keep microseconds")
-        } when: {
-            form == .xmlPropertyList
-        }
+        let text = ISO8601DateText.string(from: back.updated)
+        #expect(text == "2025-11-16T15:33:20.123456Z", "the \(form.rawValue) form should keep microseconds")
+        #expect(back.updated == planner.updated)
     }
 
     @Test(arguments: ModelForm.allCases)
