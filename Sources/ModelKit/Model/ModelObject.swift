@@ -195,6 +195,28 @@ open class ModelObject: @unchecked Sendable {
         try load(ModelValue(propertyList: data))
     }
 
+    /// Creates an object from JSON.
+    ///
+    /// ```swift
+    /// let note = try Note(json: Data(#"{"title":"Groceries","tags":["home"]}"#.utf8))
+    /// print(note.tags)   // ["home"]
+    /// ```
+    /// - Throws: ``ModelError`` with the line and column of a malformed
+    ///   document, or the key path of a bad value.
+    public required convenience init(json: Data, options: JSONReadingOptions = JSONReadingOptions()) throws {
+        self.init()
+        try load(ModelValue(json: json, options: options))
+    }
+
+    /// Creates an object from a JSON or property-list file, whichever the
+    /// file's content is.
+    /// - Throws: ``ModelError`` for a missing, unreadable, empty or truncated
+    ///   file, an unknown format, or a bad document; the error names the file.
+    public required convenience init(contentsOf url: URL) throws {
+        self.init()
+        try load(ModelDocumentFormat.read(contentsOf: url))
+    }
+
     // MARK: - Property access
 
     /// Runs `body` on the object's state, holding its lock.

@@ -36,6 +36,7 @@ private final class ContactV3: ModelObject, @unchecked Sendable {
         let older: ContactV1
         switch form {
         case .dictionary: older = try ContactV1(dictionary: newer.dictionary)
+        case .json: older = try ContactV1(json: newer.jsonData())
         case .xmlPropertyList: older = try ContactV1(propertyList: newer.propertyListData(format: .xml))
         case .binaryPropertyList: older = try ContactV1(propertyList: newer.propertyListData(format: .binary))
         case .modelValue: older = try ContactV1(modelValue: newer.modelValue)
@@ -47,6 +48,7 @@ private final class ContactV3: ModelObject, @unchecked Sendable {
         let reloaded: ContactV3
         switch form {
         case .dictionary: reloaded = try ContactV3(dictionary: older.dictionary)
+        case .json: reloaded = try ContactV3(json: older.jsonData())
         case .xmlPropertyList: reloaded = try ContactV3(propertyList: older.propertyListData(format: .xml))
         case .binaryPropertyList: reloaded = try ContactV3(propertyList: older.propertyListData(format: .binary))
         case .modelValue: reloaded = try ContactV3(modelValue: older.modelValue)
