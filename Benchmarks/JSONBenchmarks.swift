@@ -1,1 +1,101 @@
-enum JSONBenchmarks { static func run() {} }
+import Foundation
+import ModelKit
+
+/// ModelKit's JSON codec against Foundation's `JSONSerialization`, on the
+/// standard corpus (when `../shared/corpus` is present) and on a generated
+/// document.
+enum JSONBenchmarks {
+    static func run() {
+        print("## JSON")
+        for name in ["twitter", "citm_catalog", "canada"] {
+            guard let data = corpus(name) else {
+                print("| \(name) | skipped: ../shared/corpus/\(name).json not found |")
+                continue
+            }
+            compare(name, data: data)
+        }
+        compare("generated", data: generatedDocument())
+        measureParsingMemory()
+        print("")
+    }
+
+    /// Parse and write rows for one document.
+    private static func compare(_ name: String, data: Data) {
+        guard let value = try? ModelValue(json: data), let object = try? JSONSerialization.jsonObject(with: data)
+        else {
+            print("| \(name) | skipped: not readable |")
+            return
+        }
+        Harness.compare(
+            "parse \(name)", bytes: data.count,
+            [
+                Harness.Variant(label: "JSONSerialization") { iterations in
+                    for _ in 0..<iterations { blackHole(try? JSONSerialization.jsonObject(with: data)) }
+                },
+                Harness.Variant(label: "ModelValue(json:)") { iterations in
+                    for _ in 0..<iterations { blackHole(try? ModelValue(json: data)) }
+                },
+            ])
+        Harness.compare(
+            "write \(name)", bytes: data.count,
+            [
+                Harness.Variant(label: "JSONSerialization") { iterations in
+                    for _ in 0..<iterations { blackHole(try? JSONSerialization.data(withJSONObject: object)) }
+                },
+                Harness.Variant(label: "jsonData()") { iterations in
+                    for _ in 0..<iterations { blackHole(try? value.jsonData()) }
+                },
+            ])
+    }
+
+    /// Peak memory while parsing canada.json, the corpus document with the most values per byte.
+    private static func measureParsingMemory() {
+        guard Harness.wants("memory"), let data = corpus("canada") else { return }
+        Harness.resetPeakResidentBytes()
+        guard let before = Harness.residentBytes() else { return }
+        let value = try? ModelValue(json: data)
+        guard let peak = Harness.peakResidentBytes() else { return }
+        let growth = peak - before
+        print(
+            "| memory: parse canada | peak growth \(growth / 1024) KiB for a \(data.count / 1024) KiB file"
+                + String(format: " (%.2fx the file) |", Double(growth) / Double(data.count)))
+        blackHole(value)
+    }
+
+    private static func corpus(_ name: String) -> Data? {
+        let roots = [
+            URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
+            URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent(),
+        ]
+        for root in roots {
+            let url = root.appendingPathComponent("../shared/corpus/\(name).json").standardizedFileURL
+            if let data = try? Data(contentsOf: url) { return data }
+        }
+        return nil
+    }
+
+    /// About 1.5 MB of records in the shape apps save: strings that need
+    /// escapes, integers, doubles, booleans, nulls, nested arrays and objects.
+    private static func generatedDocument() -> Data {
+        var records: [ModelValue] = []
+        var state: UInt64 = 12_345
+        func next() -> UInt64 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return state >> 11
+        }
+        for index in 0..<6_000 {
+            let record: ModelValue = [
+                "id": .int(index),
+                "title": .string("Note \(index): \"quoted\" text with a tab\tand ünïcödé"),
+                "count": .int(Int(next() % 100_000)),
+                "ratio": .double(Double(next() % 1_000_000) / 997),
+                "done": .bool(index % 3 == 0),
+                "due": index % 5 == 0 ? .null : .string("2025-11-\(10 + index % 18)T09:30:00Z"),
+                "tags": ["home", "work", .string("tag\(next() % 50)")],
+                "child": ["x": .double(Double(index) * 0.25), "y": .int(-index), "label": "nested"],
+            ]
+            records.append(record)
+        }
+        return (try? ModelValue.array(records).jsonData()) ?? Data()
+    }
+}
