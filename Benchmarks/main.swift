@@ -12,3 +12,4 @@ print("ModelKit benchmarks: medians of alternating rounds; ratio = Foundation or
 print("")
 CoreBenchmarks.run()
 JSONBenchmarks.run()
+PropertyListBenchmarks.run()

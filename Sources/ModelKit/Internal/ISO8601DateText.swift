@@ -3,21 +3,27 @@ import Foundation
 /// ISO 8601 text for dates, without `DateFormatter` (slow, and locale-dependent).
 ///
 /// Writes `2025-11-16T15:33:20Z`, or `2025-11-16T15:33:20.123456Z` when the
-/// fraction of a second, rounded to the microsecond, is not zero. Reads the
-/// extended format with a `T` or space separator, whole seconds or a fraction
-/// of any length (rounded to the microsecond), and `Z` or a `±hh:mm`, `±hhmm`
-/// or `±hh` offset.
+/// fraction of a second, rounded to the microsecond, is not zero; years
+/// outside 0...9999 take ISO 8601's expanded form, a sign and six digits.
+/// Reads exactly that form: `yyyy-MM-ddTHH:mm:ss`, whole seconds or a `.`
+/// and a fraction of any length (rounded to the microsecond), then `Z` or a
+/// `±hh:mm` offset. Anything else (a space or lower-case `t`, a comma, a
+/// missing or compact offset, a leap second, a date that does not exist) is
+/// rejected.
 enum ISO8601DateText {
     /// Seconds from 1970-01-01 to 2001-01-01, Foundation's reference date.
     static let referenceOffset: Int64 = 978_307_200
 
     static func string(from date: Date) -> String {
-        let total = date.timeIntervalSince1970 * 1_000_000
-        guard total.isFinite, abs(total) < 9.0e18 else { return "\(date.timeIntervalSince1970)" }
-        let micros = Int64(total.rounded())
-        var seconds = micros / 1_000_000
-        var fraction = micros % 1_000_000
-        if fraction < 0 { fraction += 1_000_000; seconds -= 1 }
+        // Split in the reference date's frame, where the Date's own Double
+        // lives: going through timeIntervalSince1970 first adds 978,307,200 s
+        // and rounds, which can move the microsecond.
+        let sinceReference = date.timeIntervalSinceReferenceDate
+        guard sinceReference.isFinite, abs(sinceReference) < 9.0e12 else { return "\(date.timeIntervalSince1970)" }
+        let whole = sinceReference.rounded(.down)
+        var seconds = Int64(whole) + referenceOffset
+        var fraction = Int64(((sinceReference - whole) * 1_000_000).rounded())
+        if fraction == 1_000_000 { fraction = 0; seconds += 1 }
         var days = seconds / 86_400
         var secondOfDay = seconds % 86_400
         if secondOfDay < 0 { secondOfDay += 86_400; days -= 1 }
@@ -97,18 +103,15 @@ enum ISO8601DateText {
             let month = digits(2), expect("-"),
             let day = digits(2)
         else { return nil }
-        guard position < bytes.count, bytes[position] == UInt8(ascii: "T") || bytes[position] == UInt8(ascii: "t")
-            || bytes[position] == UInt8(ascii: " ")
-        else { return nil }
-        position += 1
+        guard expect("T") else { return nil }
         guard let hour = digits(2), expect(":"), let minute = digits(2), expect(":"), let second = digits(2)
         else { return nil }
         guard (1...12).contains(month), day >= 1, day <= daysInMonth(year: sign * year, month: month),
-            hour <= 23, minute <= 59, second <= 60
+            hour <= 23, minute <= 59, second <= 59
         else { return nil }
 
         var micros: Int64 = 0
-        if expect(".") || expect(",") {
+        if expect(".") {
             var scale: Int64 = 100_000
             var count = 0
             var roundUp = false
@@ -129,18 +132,13 @@ enum ISO8601DateText {
 
         var offsetSeconds: Int64 = 0
         guard position < bytes.count else { return nil }
-        if expect("Z") || expect("z") {
+        if expect("Z") {
             offsetSeconds = 0
         } else if bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-") {
             let offsetSign: Int64 = bytes[position] == UInt8(ascii: "-") ? -1 : 1
             position += 1
-            guard let hours = digits(2), hours <= 23 else { return nil }
-            var minutes: Int64 = 0
-            if position < bytes.count {
-                _ = expect(":")
-                guard let parsed = digits(2), parsed <= 59 else { return nil }
-                minutes = parsed
-            }
+            guard let hours = digits(2), hours <= 23, expect(":"), let minutes = digits(2), minutes <= 59
+            else { return nil }
             offsetSeconds = offsetSign * (hours * 3600 + minutes * 60)
         } else {
             return nil
@@ -150,6 +148,13 @@ enum ISO8601DateText {
         let days = self.days(fromCivil: sign * year, month: month, day: day)
         let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds
         let sinceReference = seconds - referenceOffset
+        // One rounding, to the Double nearest the exact instant, while the
+        // count of microseconds is exact in a Double (about 285 years either
+        // side of 2001); further out a Double cannot hold microseconds anyway.
+        let totalMicros = sinceReference.multipliedReportingOverflow(by: 1_000_000)
+        if !totalMicros.overflow, abs(totalMicros.partialValue + micros) < 1 << 53 {
+            return Date(timeIntervalSinceReferenceDate: Double(totalMicros.partialValue + micros) / 1_000_000)
+        }
         return Date(timeIntervalSinceReferenceDate: Double(sinceReference) + Double(micros) / 1_000_000)
     }
 

@@ -1,23 +1,43 @@
 import Foundation
 
 extension Date: ModelValueConvertible {
-    /// Reads a date, or an ISO 8601 string (the form dates take in JSON) with
-    /// whole or fractional seconds and `Z` or a `±hh:mm` offset; under a
-    /// seconds or milliseconds ``DateStrategy``, also a number.
+    /// Reads a date, or an ISO 8601 string (the form dates take in JSON):
+    /// `yyyy-MM-ddTHH:mm:ss` with whole seconds or a fraction of any length,
+    /// then `Z` or a `±hh:mm` offset; under a seconds or milliseconds
+    /// ``DateStrategy``, also a number.
+    ///
+    /// ```swift
+    /// let date = try Date(modelValue: "2025-11-16T16:33:20.5+01:00")
+    /// print(date.timeIntervalSince1970)   // 1763307200.5
+    /// ```
+    ///
+    /// - Throws: ``ModelError`` for a string in any other form (naming a
+    ///   missing time zone when that is the problem), or a number under the
+    ///   default strategy.
     public init(modelValue: ModelValue) throws {
         switch modelValue {
         case .date(let value):
             self = value
         case .string(let text):
             guard let value = ISO8601DateText.date(from: text) else {
+                // The commonest mistake is a local time with no zone: say so.
+                let hint =
+                    ISO8601DateText.date(from: text + "Z") != nil
+                    ? " with no time zone (add Z or an offset such as +01:00)" : ""
                 throw ModelError(
                     code: .invalidValue,
-                    message: "expected an ISO 8601 date such as \"2025-11-16T15:33:20Z\", found \(modelValue.excerpt)")
+                    message:
+                        "expected an ISO 8601 date such as \"2025-11-16T15:33:20Z\", found \(modelValue.excerpt)\(hint)")
             }
             self = value
         case .int, .double, .bigInteger:
             let strategy = CodingContext.current.dateStrategy
-            guard strategy != .iso8601, let number = modelValue.doubleValue, number.isFinite else {
+            guard strategy != .iso8601 else {
+                throw ModelError.typeMismatch(
+                    expected: "Date (an ISO 8601 string; a number needs a secondsSince1970 or millisecondsSince1970 date strategy)",
+                    found: modelValue)
+            }
+            guard let number = modelValue.doubleValue, number.isFinite else {
                 throw ModelError.typeMismatch(expected: "Date", found: modelValue)
             }
             self = Date(timeIntervalSince1970: strategy == .millisecondsSince1970 ? number / 1000 : number)
@@ -32,7 +52,10 @@ extension Date: ModelValueConvertible {
         switch CodingContext.current.dateStrategy {
         case .iso8601: .date(self)
         case .secondsSince1970: .double(timeIntervalSince1970)
-        case .millisecondsSince1970: .int(Int((timeIntervalSince1970 * 1000).rounded()))
+        case .millisecondsSince1970:
+            // A date too far away for an integer count keeps its number as a double rather than trapping.
+            Int(exactly: (timeIntervalSince1970 * 1000).rounded()).map(ModelValue.int)
+                ?? .double((timeIntervalSince1970 * 1000).rounded())
         }
     }
 }

@@ -48,3 +48,16 @@ final class CodingContext {
         return try body()
     }
 }
+
+extension CodingContext {
+    /// Runs `body` with the class strategy `strategy` in force, whatever was in force before.
+    static func with<Result>(classStrategy strategy: DateStrategy, _ body: (CodingContext) throws -> Result) rethrows
+        -> Result
+    {
+        let context = current
+        let saved = context.dateStrategy
+        context.dateStrategy = strategy
+        defer { context.dateStrategy = saved }
+        return try body(context)
+    }
+}

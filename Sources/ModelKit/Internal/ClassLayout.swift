@@ -1,0 +1,208 @@
+import Foundation
+import Synchronization
+
+/// What ModelKit knows about one `ModelObject` subclass: its saved properties,
+/// their keys and slots, and its class-level settings. Discovered once per
+/// class, from the first object constructed, with `Mirror`; then shared,
+/// immutable, by every object of the class.
+final class ClassLayout: Sendable {
+    struct Slot: Sendable {
+        /// The key in saved data.
+        let key: String
+        /// The property's name in Swift.
+        let propertyName: String
+        /// Index in the object's storage.
+        let offset: Int
+        let codec: any SlotCodec
+        /// The property's own date strategy, if it has one.
+        let dateStrategy: DateStrategy?
+    }
+
+    let type: ModelObject.Type
+    /// Every `@Saved` property, indexed by storage offset.
+    let slots: [Slot]
+    /// Storage offsets of the declared properties, superclass first, in declaration order.
+    let declaredOrder: [Int]
+    /// Storage offsets of the saved keys, in `savedKeys` order.
+    let savedOrder: [Int]
+    /// Saved key → storage offset.
+    let offsetsByKey: [String: Int]
+    /// Property name → storage offset, for key-value access by name.
+    let offsetsByName: [String: Int]
+    /// Offsets of slots whose values may hold models.
+    let modelSlots: [Int]
+    let typeName: String
+    let version: Int
+    let versionKey: String?
+    let typeKey: String?
+    let dateStrategy: DateStrategy
+    /// Problems with the declarations; an object of a class with problems can
+    /// be created, but not saved or loaded.
+    let problems: [String]
+
+    var slotCount: Int { slots.count }
+
+    /// A placeholder for the first object of a class while it is being discovered.
+    static let empty = ClassLayout(
+        type: ModelObject.self, slots: [], declaredOrder: [], savedOrder: [], problems: [], settings: false)
+
+    private init(
+        type: ModelObject.Type, slots: [Slot], declaredOrder: [Int], savedOrder: [Int], problems: [String],
+        settings: Bool = true
+    ) {
+        self.type = type
+        self.slots = slots
+        self.declaredOrder = declaredOrder
+        self.savedOrder = savedOrder
+        var byKey: [String: Int] = [:]
+        for offset in savedOrder where byKey[slots[offset].key] == nil { byKey[slots[offset].key] = offset }
+        offsetsByKey = byKey
+        var byName: [String: Int] = [:]
+        for slot in slots { byName[slot.propertyName] = slot.offset }
+        offsetsByName = byName
+        modelSlots = slots.filter { $0.codec.mayContainModels }.map(\.offset)
+        // The placeholder must not call the class's overridable settings.
+        typeName = settings ? type.typeName : "ModelObject"
+        version = settings ? type.version : 1
+        versionKey = settings ? type.versionKey : nil
+        typeKey = settings ? type.typeKey : nil
+        dateStrategy = settings ? type.dateStrategy : .iso8601
+        self.problems = problems
+    }
+
+    /// The declaration error, if the class has problems.
+    var declarationError: ModelError? {
+        guard !problems.isEmpty else { return nil }
+        let list =
+            problems.count == 1
+            ? problems[0]
+            : problems.enumerated().map { "(\($0.offset + 1)) \($0.element)" }.joined(separator: "; ")
+        return ModelError(
+            code: .invalidDeclaration,
+            message: "\(type) has \(problems.count) declaration problem\(problems.count == 1 ? "" : "s"): \(list)")
+    }
+
+    /// Stops with the declaration error; for APIs that cannot throw.
+    func requireValid() {
+        if let declarationError { preconditionFailure("ModelKit: \(declarationError)") }
+    }
+
+    // MARK: - The cache
+
+    private static let cache = Mutex<[ObjectIdentifier: ClassLayout]>([:])
+    private static let declaredKeys = Mutex<[ObjectIdentifier: [String]]>([:])
+
+    static func cached(_ type: ModelObject.Type) -> ClassLayout? {
+        cache.withLock { $0[ObjectIdentifier(type)] }
+    }
+
+    /// The layout of `type`, discovered by constructing an object if no
+    /// object of the class has been constructed yet.
+    static func of(_ type: ModelObject.Type) -> ClassLayout {
+        if let layout = cached(type) { return layout }
+        return type.init().layout
+    }
+
+    /// The declared keys of `type`, superclass first: the default `savedKeys`.
+    static func declaredKeys(of type: ModelObject.Type) -> [String] {
+        if let keys = declaredKeys.withLock({ $0[ObjectIdentifier(type)] }) { return keys }
+        return of(type).declaredOrder.map { of(type).slots[$0].key }
+    }
+
+    // MARK: - Discovery
+
+    /// Discovers the layout of `object`'s class, whose initial values sit on
+    /// top of `stack`. Runs once per class, inside the first `init()`.
+    static func discover(_ object: ModelObject, stack: ConstructionStack) -> ClassLayout {
+        let type = Swift.type(of: object)
+        struct Found {
+            let name: String
+            let declaration: any SavedDeclaration
+        }
+        // Walk from the object's class up to ModelObject, then reverse, so
+        // that superclass properties come first.
+        var levels: [[Found]] = []
+        var mirror: Mirror? = Mirror(reflecting: object)
+        while let current = mirror, current.subjectType != ModelObject.self {
+            var level: [Found] = []
+            for child in current.children {
+                guard let declaration = child.value as? any SavedDeclaration, let label = child.label else { continue }
+                let name = label.hasPrefix("_") ? String(label.dropFirst()) : label
+                level.append(Found(name: name, declaration: declaration))
+            }
+            levels.append(level)
+            mirror = current.superclassMirror
+        }
+        let found = levels.reversed().flatMap { $0 }
+        let count = found.count
+        let base = stack.values.count - count
+
+        var problems: [String] = []
+        var slots = [Slot?](repeating: nil, count: count)
+        var declaredOrder: [Int] = []
+        for item in found {
+            let offset = item.declaration.position - base
+            guard base >= 0, offset >= 0, offset < count, slots[offset] == nil else {
+                preconditionFailure(
+                    "ModelKit: the @Saved properties of \(type) were not initialised in declaration order. "
+                        + "Give every @Saved property a default value (`@Saved var \(item.name) = …`).")
+            }
+            let key = item.declaration.explicitKey ?? item.name
+            slots[offset] = Slot(
+                key: key, propertyName: item.name, offset: offset, codec: item.declaration.codec,
+                dateStrategy: item.declaration.dateStrategy)
+            declaredOrder.append(offset)
+        }
+        let allSlots = slots.map { $0! }
+        let declared = declaredOrder.map { allSlots[$0].key }
+        declaredKeys.withLock { $0[ObjectIdentifier(type)] = declared }
+
+        // Check the declarations, collecting every problem.
+        var seen: [String: String] = [:]
+        for offset in declaredOrder {
+            let slot = allSlots[offset]
+            if slot.key.isEmpty {
+                problems.append("property `\(slot.propertyName)` has an empty key")
+            } else if let other = seen[slot.key] {
+                problems.append(
+                    "properties `\(other)` and `\(slot.propertyName)` both use the key \"\(slot.key)\"")
+            } else {
+                seen[slot.key] = slot.propertyName
+            }
+        }
+        let versionKey = type.versionKey
+        let typeKey = type.typeKey
+        if let versionKey, versionKey == typeKey {
+            problems.append("versionKey and typeKey are both \"\(versionKey)\"")
+        }
+        for (metadataKey, role) in [(versionKey, "versionKey"), (typeKey, "typeKey")] {
+            guard let metadataKey, let name = seen[metadataKey] else { continue }
+            problems.append(
+                "property `\(name)` uses the key \"\(metadataKey)\", which is the class's \(role); "
+                    + "give the property another key with @Saved(\"…\") or override \(role)")
+        }
+        if type.version < 1 {
+            problems.append("version is \(type.version); versions start at 1")
+        }
+
+        let saved = type.savedKeys
+        var savedOrder: [Int] = []
+        var listed: Set<String> = []
+        for key in saved {
+            guard listed.insert(key).inserted else {
+                problems.append("savedKeys lists \"\(key)\" twice")
+                continue
+            }
+            guard let offset = declaredOrder.first(where: { allSlots[$0].key == key }) else {
+                problems.append("savedKeys lists \"\(key)\", which is the key of no @Saved property")
+                continue
+            }
+            savedOrder.append(offset)
+        }
+
+        let layout = ClassLayout(
+            type: type, slots: allSlots, declaredOrder: declaredOrder, savedOrder: savedOrder, problems: problems)
+        cache.withLock { $0[ObjectIdentifier(type)] = layout }
+        return layout
+    }
+}

@@ -1,0 +1,178 @@
+import Synchronization
+import Foundation
+
+/// Values decoded from loaded data, not yet applied to an object: decoding
+/// finishes, or throws, before anything changes.
+struct PendingValues {
+    var values: [(offset: Int, value: Any)] = []
+    var bag = ModelValue.Object()
+    var newerVersion: Int?
+}
+
+extension ModelObject {
+    /// Decodes `members` for this object without changing it.
+    /// - Throws: ``ModelError`` with a key path relative to this object.
+    func decodePending(_ input: ModelValue.Object) throws -> PendingValues {
+        let layout = self.layout
+        if let error = layout.declarationError { throw error }
+        let type = Swift.type(of: self)
+        var members = input
+        var pending = PendingValues()
+
+        // Metadata: the version, and the type, which must be this class.
+        var loadedVersion = layout.version
+        if let versionKey = layout.versionKey, let raw = members[versionKey] {
+            guard case .int(let version) = raw else {
+                throw ModelError.typeMismatch(expected: "an integer data version", found: raw)
+                    .prepending(.key(versionKey))
+            }
+            guard version >= 0 else {
+                throw ModelError.invalidValue("expected a data version of 0 or more, found \(version)")
+                    .prepending(.key(versionKey))
+            }
+            loadedVersion = version
+        }
+        if let typeKey = layout.typeKey, let raw = members[typeKey] {
+            guard case .string(let name) = raw else {
+                throw ModelError.typeMismatch(expected: "a type name", found: raw).prepending(.key(typeKey))
+            }
+            if name != layout.typeName {
+                let resolved = try type.resolveType(named: name).get()
+                // A registered subclass: an initializer cannot create it.
+                throw ModelError(
+                    code: .typeNotAllowed,
+                    message:
+                        "the data is a \(resolved) (\"\(name)\"), and an initializer of \(type) cannot create a subclass; "
+                        + "read it with \(type).decoded(from:) or \(resolved)'s initializer",
+                    keyPath: ModelKeyPath([.key(typeKey)]))
+            }
+        }
+
+        // Upgrades, one version step at a time, on the raw values.
+        if loadedVersion < layout.version {
+            members = try upgraded(members, from: loadedVersion, layout: layout)
+        } else if loadedVersion > layout.version {
+            pending.newerVersion = loadedVersion
+        }
+
+        try CodingContext.with(classStrategy: layout.dateStrategy) { context in
+            pending.values.reserveCapacity(min(members.count, layout.slotCount))
+            for (key, value) in members {
+                if let offset = layout.offsetsByKey[key] {
+                    let slot = layout.slots[offset]
+                    do {
+                        let decoded: Any
+                        if let strategy = slot.dateStrategy {
+                            context.dateStrategy = strategy
+                            defer { context.dateStrategy = layout.dateStrategy }
+                            decoded = try slot.codec.decode(value)
+                        } else {
+                            decoded = try slot.codec.decode(value)
+                        }
+                        pending.values.append((offset, decoded))
+                    } catch let error as ModelError {
+                        throw error.prepending(.key(key))
+                    } catch {
+                        throw ModelError(code: .invalidValue, message: "\(error)", keyPath: ModelKeyPath([.key(key)]))
+                    }
+                } else if key != layout.versionKey, key != layout.typeKey {
+                    pending.bag.appendNew(key: key, value: value)
+                }
+            }
+        }
+        return pending
+    }
+
+    /// Runs the class's upgrade steps from `version` to the current version.
+    private func upgraded(_ members: ModelValue.Object, from version: Int, layout: ClassLayout) throws
+        -> ModelValue.Object
+    {
+        var values = members.dictionary
+        if let versionKey = layout.versionKey { values[versionKey] = nil }
+        if let typeKey = layout.typeKey { values[typeKey] = nil }
+        let type = Swift.type(of: self)
+        for step in version..<layout.version {
+            do {
+                try type.upgrade(&values, from: step)
+            } catch let error as ModelError {
+                throw error
+            } catch {
+                throw ModelError(
+                    code: .versionMismatch,
+                    message: "upgrading \(type) data from version \(step) to \(step + 1) failed: \(error)")
+            }
+        }
+        // Keep the loaded order for keys that survived; new keys follow, sorted.
+        var result = ModelValue.Object(minimumCapacity: values.count)
+        for key in members.keys {
+            if let value = values.removeValue(forKey: key) { result.appendNew(key: key, value: value) }
+        }
+        for key in values.keys.sorted() { result.appendNew(key: key, value: values[key]!) }
+        return result
+    }
+
+    /// Applies decoded values. Loading into a new object records no changes;
+    /// updating an existing one records the values that differ.
+    func apply(_ pending: PendingValues, recordingChanges: Bool, replacingBag: Bool) {
+        let slots = layout.slots
+        withState { state in
+            for (offset, value) in pending.values {
+                if recordingChanges {
+                    guard !slots[offset].codec.isEqual(state.values[offset], value) else { continue }
+                    state.changedSlots.insert(offset)
+                }
+                state.values[offset] = value
+            }
+            if replacingBag {
+                state.bag = pending.bag
+            } else {
+                for (key, value) in pending.bag where state.bag[key] != value {
+                    state.bag[key] = value
+                    if recordingChanges { state.changedBagKeys.insert(key) }
+                }
+            }
+            if let newer = pending.newerVersion { state.loadedNewerVersion = newer }
+        }
+    }
+
+    /// Applies a loaded object to this new object.
+    func load(_ value: ModelValue) throws {
+        guard case .object(let members) = value else {
+            throw ModelError.typeMismatch(expected: "a \(Swift.type(of: self)) object", found: value)
+        }
+        apply(try decodePending(members), recordingChanges: false, replacingBag: true)
+    }
+}
+
+extension ModelObject: ModelValueConvertible {
+    /// The saved form: an object with the metadata keys, the saved keys and
+    /// the extensible properties.
+    public var modelValue: ModelValue { .object(encodedMembers()) }
+
+    /// Reads an object of this class or of a registered subclass that the
+    /// data names under ``typeKey``.
+    ///
+    /// ```swift
+    /// ModelObject.register(Photo.self)
+    /// let item = try Attachment.decoded(from: ["type": "Photo", "width": 640])
+    /// print(type(of: item))   // Photo
+    /// ```
+    /// - Throws: ``ModelError`` when the data names a class that is not
+    ///   registered or not a subclass of this one, or has a bad value.
+    public class func decoded(from modelValue: ModelValue) throws -> Self {
+        guard case .object(let members) = modelValue else {
+            throw ModelError.typeMismatch(expected: "a \(self) object", found: modelValue)
+        }
+        var target: ModelObject.Type = self
+        let layout = ClassLayout.of(self)
+        if let typeKey = layout.typeKey, let raw = members[typeKey] {
+            guard case .string(let name) = raw else {
+                throw ModelError.typeMismatch(expected: "a type name", found: raw).prepending(.key(typeKey))
+            }
+            if name != layout.typeName { target = try resolveType(named: name).get() }
+        }
+        let object = target.init()
+        object.apply(try object.decodePending(members), recordingChanges: false, replacingBag: true)
+        return object as! Self
+    }
+}

@@ -1,0 +1,48 @@
+import Synchronization
+import Foundation
+
+extension ModelObject {
+    /// The saved form as a property-list-compatible dictionary: `String`,
+    /// `Int`, `Double`, `Bool`, `Date`, `Data`, arrays and dictionaries.
+    ///
+    /// `nil` optionals appear as the string `"$null"` (see
+    /// ``ModelValue/propertyListData(format:)``).
+    public var dictionary: [String: Any] {
+        PropertyListBridge.dictionary(from: encodedRootOrStop())
+    }
+
+    /// Applies loaded values to this object, all or nothing.
+    ///
+    /// Keys present in `dictionary` replace the values of their properties
+    /// (nested models are replaced, not merged); missing keys leave their
+    /// properties as they are; keys the class does not save are merged into
+    /// the ``extensibleProperties``. Values that differ from the current ones
+    /// are recorded as changes. If any value is bad, nothing changes.
+    /// - Throws: ``ModelError`` naming the key path of the first bad value.
+    public func update(from dictionary: [String: Any]) throws {
+        let pending = try decodePending(PropertyListBridge.members(of: dictionary))
+        apply(pending, recordingChanges: true, replacingBag: false)
+    }
+
+    /// Applies a loaded object to this object, all or nothing, as
+    /// ``update(from:)-(_:[String:Any])`` does.
+    /// - Throws: ``ModelError`` naming the key path of the first bad value.
+    public func update(from modelValue: ModelValue) throws {
+        guard case .object(let members) = modelValue else {
+            throw ModelError.typeMismatch(expected: "a \(Swift.type(of: self)) object", found: modelValue)
+        }
+        apply(try decodePending(members), recordingChanges: true, replacingBag: false)
+    }
+}
+
+extension ModelObject {
+    /// The saved form as an XML or binary property list.
+    ///
+    /// `nil` optionals are written as the string `"$null"`, and read back as `nil`.
+    /// - Parameter format: `.xml` (the default) or `.binary`.
+    /// - Throws: ``ModelError`` for a cycle in the graph of models or a class
+    ///   with declaration problems.
+    public func propertyListData(format: PropertyListSerialization.PropertyListFormat = .xml) throws -> Data {
+        try ModelValue.object(encodedRoot()).propertyListData(format: format)
+    }
+}

@@ -1,0 +1,64 @@
+import Synchronization
+extension ModelObject {
+    /// Keys present in loaded data that this class does not save, with their
+    /// values in loaded form, plus any set by hand.
+    ///
+    /// They are written back, in their original order, every time the object
+    /// is saved, in every format: data written by a newer version of an app
+    /// survives a round trip through an older one.
+    ///
+    /// ```swift
+    /// let note = try Note(json: Data(#"{"title":"A","pinned":true}"#.utf8))
+    /// print(note.extensibleProperties)   // ["pinned": true]
+    /// ```
+    public var extensibleProperties: [String: ModelValue] {
+        withState { $0.bag.dictionary }
+    }
+
+    /// The extensible properties in their loaded order.
+    public var orderedExtensibleProperties: ModelValue.Object {
+        withState { $0.bag }
+    }
+
+    /// The extensible property for `key`, or `nil`.
+    public func extensibleProperty(forKey key: String) -> ModelValue? {
+        withState { $0.bag[key] }
+    }
+
+    /// Sets an extensible property, recording a change if the value differs;
+    /// `nil` removes it.
+    /// - Throws: ``ModelError`` when `key` is a saved key or a metadata key of
+    ///   the class: those are not extensible properties.
+    public func setExtensibleProperty(_ value: ModelValue?, forKey key: String) throws {
+        let layout = self.layout
+        if layout.offsetsByKey[key] != nil {
+            throw ModelError(
+                code: .invalidValue,
+                message: "\"\(key)\" is a saved key of \(Swift.type(of: self)), not an extensible property; "
+                    + "set it with setValue(_:forKey:)",
+                keyPath: ModelKeyPath([.key(key)]))
+        }
+        if key == layout.versionKey || key == layout.typeKey {
+            throw ModelError(
+                code: .invalidValue,
+                message: "\"\(key)\" is a metadata key of \(Swift.type(of: self)), written by ModelKit",
+                keyPath: ModelKeyPath([.key(key)]))
+        }
+        withState { state in
+            guard state.bag[key] != value else { return }
+            state.bag[key] = value
+            state.changedBagKeys.insert(key)
+        }
+    }
+
+    /// Removes an extensible property, recording a change if it was there.
+    /// - Returns: the removed value.
+    @discardableResult
+    public func removeExtensibleProperty(forKey key: String) -> ModelValue? {
+        withState { state in
+            guard let old = state.bag.removeValue(forKey: key) else { return nil }
+            state.changedBagKeys.insert(key)
+            return old
+        }
+    }
+}

@@ -1,0 +1,271 @@
+import Foundation
+import Synchronization
+
+/// The abstract base class of saved model objects.
+///
+/// Subclass it, declare the properties to save with ``Saved``, and an object
+/// can be turned into a dictionary, JSON or a property list and back, tracks
+/// its changes, upgrades data written by older versions of the class, and
+/// keeps the keys it does not know in its ``extensibleProperties``.
+///
+/// ```swift
+/// final class Note: ModelObject, @unchecked Sendable {
+///     @Saved var title = "Untitled"
+///     @Saved var count = 0
+///     @Saved var tags: [String] = []
+/// }
+///
+/// let note = Note()
+/// note.title = "Groceries"
+/// print(note.hasChanges)                   // true
+/// print(try note.jsonString())             // {"type":"Note","version":1,"title":"Groceries","count":0,"tags":[]}
+/// let copy = try Note(json: note.jsonData())
+/// print(copy.title, copy.hasChanges)       // Groceries false
+/// ```
+///
+/// ## Concurrency
+///
+/// `ModelObject` is `@unchecked Sendable`: its state sits behind a lock, so an
+/// object loaded in a background task can be handed to the main actor and
+/// shared. Swift 6 asks each subclass to restate the claim: write
+/// `final class Note: ModelObject, @unchecked Sendable` (or accept the
+/// warning). Saved properties are safe to use from any thread; properties
+/// that are not `@Saved` are yours to protect.
+///
+/// ## Identity
+///
+/// Two model objects are equal only when they are the same object, and hash
+/// by identity, like `NSObject`. Compare their ``dictionary`` or
+/// ``modelValue`` to compare contents.
+open class ModelObject: @unchecked Sendable {
+    /// The object's mutable state, behind its lock: reach it through `withState`.
+    @usableFromInline
+    final let state: Mutex<ModelState>
+    /// The construction-stack depth at which this object's initial values
+    /// started: a `@Saved` wrapper's slot is its `position - slotBase`.
+    /// Written only during `init()`.
+    @usableFromInline
+    final private(set) var slotBase: Int
+    /// What ModelKit knows about this object's class. Written only during `init()`.
+    final private(set) var layout: ClassLayout
+
+    /// Creates an object with default values: each property's declared
+    /// default, then whatever ``loadDefaultValues()`` sets.
+    ///
+    /// A new object has no changes.
+    public required init() {
+        let stack = ConstructionStack.current
+        if let layout = ClassLayout.cached(Swift.type(of: self)) {
+            let base = stack.values.count - layout.slotCount
+            precondition(base >= 0, "ModelKit: \(Swift.type(of: self)) was constructed without its @Saved values")
+            self.layout = layout
+            slotBase = base
+            state = Mutex(ModelState(values: stack.take(from: base)))
+        } else {
+            // The first object of its class: look at it with Mirror to learn
+            // the layout. Mirror needs a fully initialised object, so start
+            // with empty state and fill it in afterwards.
+            layout = ClassLayout.empty
+            slotBase = 0
+            state = Mutex(ModelState(values: []))
+            let discovered = ClassLayout.discover(self, stack: stack)
+            let base = stack.values.count - discovered.slotCount
+            let values = stack.take(from: base)
+            withState { $0.values = values }
+            layout = discovered
+            slotBase = base
+        }
+        loadDefaultValues()
+        withState { state in
+            state.changedSlots.removeAll()
+            state.changedBagKeys.removeAll()
+        }
+    }
+
+    /// Sets default values that cannot be written as a declaration's
+    /// initial value: the current date, values computed from others.
+    ///
+    /// `init()` calls it after the declared defaults are in place and before
+    /// any loaded data is applied, so loaded values win. Changes made here are
+    /// not recorded as changes. The base implementation does nothing; call
+    /// `super.loadDefaultValues()` first when you override it.
+    ///
+    /// ```swift
+    /// override func loadDefaultValues() {
+    ///     super.loadDefaultValues()
+    ///     due = .now
+    /// }
+    /// ```
+    open func loadDefaultValues() {}
+
+    // MARK: - Class settings
+
+    /// The version of the class's saved data. Default 1.
+    ///
+    /// Raise it when the saved form changes, and override
+    /// ``upgrade(_:from:)`` to bring older data up to date. It is written
+    /// under ``versionKey`` with every object.
+    open class var version: Int { 1 }
+
+    /// The name written under ``typeKey`` and looked up when loading
+    /// polymorphic data. Default: the class's name without its module.
+    open class var typeName: String { String(describing: self) }
+
+    /// The key of the data version in saved data, `"version"` by default;
+    /// `nil` leaves the version out (data is then read as the current version).
+    open class var versionKey: String? { "version" }
+
+    /// The key of the type name in saved data, `"type"` by default; `nil`
+    /// leaves the type out (data is then read as the declared class).
+    open class var typeKey: String? { "type" }
+
+    /// How this class saves its `Date` properties, unless a property has its
+    /// own strategy. Default ``DateStrategy/iso8601``.
+    open class var dateStrategy: DateStrategy { .iso8601 }
+
+    /// The keys this class saves, in the order they are written.
+    ///
+    /// The default is every `@Saved` key, superclass first, in declaration
+    /// order. Override it to reorder keys or to stop saving some: a key left
+    /// out is neither written nor read (loaded data with that key keeps it in
+    /// the ``extensibleProperties``).
+    open class var savedKeys: [String] { ClassLayout.declaredKeys(of: self) }
+
+    /// Checks the class's `@Saved` declarations and throws one error listing
+    /// every problem: repeated keys, keys equal to ``versionKey`` or
+    /// ``typeKey``, ``savedKeys`` naming no property. Loading and saving
+    /// throw the same error; call this in a test to catch mistakes early.
+    public class func validateDeclarations() throws {
+        if let error = ClassLayout.of(self).declarationError { throw error }
+    }
+
+    /// Brings saved data of an older version up to date, one step at a time.
+    ///
+    /// Loading calls it once per step, from the loaded data's version up to
+    /// ``version`` − 1, on the raw values before they are applied (without
+    /// the metadata keys). Rename, convert or drop keys here; keys left
+    /// unknown to the class go to the ``extensibleProperties``. The base
+    /// implementation does nothing; when a subclass of your own model class
+    /// overrides it, call `super` for the versions the superclass handles.
+    ///
+    /// ```swift
+    /// override class var version: Int { 2 }
+    /// override class func upgrade(_ values: inout [String: ModelValue], from version: Int) throws {
+    ///     if version == 1 { values["count"] = values["number"]; values["number"] = nil }
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - values: the raw values, to change in place.
+    ///   - version: the version the values are in; after the call they must be in `version + 1`.
+    /// - Throws: any error, reported as a ``ModelError`` naming the step.
+    open class func upgrade(_ values: inout [String: ModelValue], from version: Int) throws {}
+
+    /// Reads an object of exactly this class from its saved form.
+    ///
+    /// Missing keys keep their defaults; keys the class does not save go to
+    /// the ``extensibleProperties``. Use ``decoded(from:)`` to accept
+    /// registered subclasses.
+    /// - Throws: ``ModelError`` naming the key path of the first bad value.
+    public required convenience init(modelValue: ModelValue) throws {
+        self.init()
+        try load(modelValue)
+    }
+
+    /// Creates an object from a property-list-style dictionary.
+    ///
+    /// Missing keys keep their default values; keys the class does not save
+    /// go to the ``extensibleProperties``. Data of an older ``version`` is
+    /// upgraded first. The new object has no changes.
+    ///
+    /// ```swift
+    /// let note = try Note(dictionary: ["title": "Groceries", "count": 3])
+    /// print(note.count)   // 3
+    /// ```
+    /// - Throws: ``ModelError`` naming the key path of the first bad value.
+    public required convenience init(dictionary: [String: Any]) throws {
+        self.init()
+        apply(try decodePending(PropertyListBridge.members(of: dictionary)), recordingChanges: false, replacingBag: true)
+    }
+
+    /// Creates an object from an XML or binary property list.
+    /// - Throws: ``ModelError`` for a malformed document or a bad value.
+    public required convenience init(propertyList data: Data) throws {
+        self.init()
+        try load(ModelValue(propertyList: data))
+    }
+
+    /// Creates an object from JSON.
+    ///
+    /// ```swift
+    /// let note = try Note(json: Data(#"{"title":"Groceries","tags":["home"]}"#.utf8))
+    /// print(note.tags)   // ["home"]
+    /// ```
+    /// - Throws: ``ModelError`` with the line and column of a malformed
+    ///   document, or the key path of a bad value.
+    public required convenience init(json: Data, options: JSONReadingOptions = JSONReadingOptions()) throws {
+        self.init()
+        try load(ModelValue(json: json, options: options))
+    }
+
+    /// Creates an object from a JSON or property-list file, whichever the
+    /// file's content is.
+    /// - Throws: ``ModelError`` for a missing, unreadable, empty or truncated
+    ///   file, an unknown format, or a bad document; the error names the file.
+    public required convenience init(contentsOf url: URL) throws {
+        self.init()
+        try load(ModelDocumentFormat.read(contentsOf: url))
+    }
+
+    // MARK: - Property access
+
+    /// Runs `body` on the object's state, holding its lock.
+    ///
+    /// Every read and write of saved values goes through here: the lock,
+    /// and later observation, stay in one place. `body` must not call back
+    /// into this object.
+    @inlinable
+    @inline(__always)
+    final func withState<Result>(_ body: (inout ModelState) -> Result) -> Result {
+        // The lock guards values that need not be Sendable, so the result
+        // leaves through a local rather than as the closure's `sending` result.
+        var result: Result?
+        state.withLock { result = body(&$0) }
+        return result.unsafelyUnwrapped
+    }
+
+    /// Reads the value of the slot whose wrapper pushed at `position`.
+    @inlinable
+    @inline(__always)
+    final func _readSlot<Value>(at position: Int, as type: Value.Type) -> Value {
+        let slot = position &- slotBase
+        return withState { $0.values[slot] as! Value }
+    }
+
+    /// Writes the value of the slot whose wrapper pushed at `position`,
+    /// recording a change unless the value equals the current one.
+    @inlinable
+    @inline(__always)
+    final func _writeSlot<Value: Equatable>(at position: Int, _ newValue: Value) {
+        let slot = position &- slotBase
+        withState { state in
+            if let old = state.values[slot] as? Value, old == newValue { return }
+            state.values[slot] = newValue
+            state.changedSlots.insert(slot)
+        }
+    }
+}
+
+extension ModelObject: Hashable {
+    /// Whether the two are the same object.
+    public static func == (lhs: ModelObject, rhs: ModelObject) -> Bool { lhs === rhs }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+}
+
+extension ModelObject: CustomStringConvertible {
+    /// The class name and the saved values: `Note {"title":"Groceries","count":3}`.
+    public var description: String {
+        "\(Swift.type(of: self)) \(ModelValue.object(encodedMembers(includeMetadata: false)))"
+    }
+}

@@ -1,0 +1,99 @@
+/// Marks a property of a ``ModelObject`` subclass as saved.
+///
+/// Its key in dictionaries, JSON and property lists is the property's name,
+/// or the string you give. Every saved property needs a default value; it is
+/// what a new object holds and what a missing key leaves in place.
+///
+/// ```swift
+/// final class Note: ModelObject {
+///     @Saved var title = "Untitled"
+///     @Saved("legacy_name") var renamed = ""
+///     @Saved(dateStrategy: .secondsSince1970) var due: Date? = nil
+/// }
+///
+/// let note = Note()
+/// note.title = "Groceries"
+/// print(note.hasChanges)   // true
+/// ```
+///
+/// Reading and writing a saved property goes through its object: the value
+/// lives in the object's storage behind its lock, where decoding and
+/// ``ModelObject/setValue(_:forKey:)`` can reach it by name, and setting a
+/// value records a change unless it equals the current one.
+///
+/// `@Saved` works only on subclasses of ``ModelObject``; elsewhere the compiler
+/// rejects it.
+@propertyWrapper
+public struct Saved<Value: ModelValueConvertible>: Sendable {
+    /// Where the initial value was pushed on the construction stack; the
+    /// object subtracts its `slotBase` to find the property's slot.
+    @usableFromInline
+    let position: Int
+    /// The key given in the declaration, if any.
+    @usableFromInline
+    let explicitKey: String?
+    /// The property's own date strategy, if any.
+    @usableFromInline
+    let dateStrategy: DateStrategy?
+
+    /// A saved property whose key is its name.
+    @inlinable
+    public init(wrappedValue: Value) {
+        position = ConstructionStack.push(wrappedValue)
+        explicitKey = nil
+        dateStrategy = nil
+    }
+
+    /// A saved property with an explicit key.
+    @inlinable
+    public init(wrappedValue: Value, _ key: String) {
+        position = ConstructionStack.push(wrappedValue)
+        explicitKey = key
+        dateStrategy = nil
+    }
+
+    /// A saved property whose dates (in a `Date`, `Date?` or a collection of
+    /// them) are saved with `dateStrategy` instead of the class's strategy.
+    @inlinable
+    public init(wrappedValue: Value, _ key: String? = nil, dateStrategy: DateStrategy) {
+        position = ConstructionStack.push(wrappedValue)
+        explicitKey = key
+        self.dateStrategy = dateStrategy
+    }
+
+    @available(*, unavailable, message: "@Saved can only be used on properties of ModelObject subclasses")
+    public var wrappedValue: Value {
+        get { fatalError("@Saved can only be used on properties of ModelObject subclasses") }
+        // swift-format-ignore
+        set { fatalError("@Saved can only be used on properties of ModelObject subclasses") }
+    }
+
+    /// The accessor that Swift calls for a `@Saved` property of a class: it
+    /// hands over the object, so the value can live in the object's storage.
+    @inlinable
+    @inline(__always)
+    public static subscript<EnclosingSelf: ModelObject>(
+        _enclosingInstance object: EnclosingSelf,
+        wrapped wrappedKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Value>,
+        storage storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Saved<Value>>
+    ) -> Value {
+        @inline(__always) get {
+            object._readSlot(at: object[keyPath: storageKeyPath].position, as: Value.self)
+        }
+        @inline(__always) set {
+            object._writeSlot(at: object[keyPath: storageKeyPath].position, newValue)
+        }
+    }
+}
+
+/// What the class layout reads from a `Saved` found by `Mirror`.
+protocol SavedDeclaration {
+    var position: Int { get }
+    var explicitKey: String? { get }
+    var dateStrategy: DateStrategy? { get }
+    var codec: any SlotCodec { get }
+}
+
+extension Saved: SavedDeclaration {
+    var codec: any SlotCodec { TypedSlotCodec<Value>() }
+}

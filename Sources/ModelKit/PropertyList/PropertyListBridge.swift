@@ -1,0 +1,145 @@
+import Foundation
+
+/// Converts between ``ModelValue`` and property-list objects (`String`,
+/// `Int`, `Double`, `Bool`, `Date`, `Data`, `[Any]`, `[String: Any]`, and the
+/// `NSNumber`s that Foundation's readers return).
+///
+/// Property lists have no null. ModelKit writes `null` as the string
+/// `"$null"`, the marker Foundation's `PropertyListEncoder` uses, and reads
+/// that string back as `null`; a real string made of one or more `$` then
+/// `null` is written with one more `$`, so every string survives too.
+/// Integers outside `Int` are written as unsigned 64-bit integers when they
+/// fit, else as strings of their digits.
+enum PropertyListBridge {
+    /// Nesting deeper than this is rejected, in dictionaries and property lists alike.
+    static let maximumDepth = 512
+    static let nullMarker = "$null"
+
+    // MARK: - To ModelValue
+
+    static func members(of dictionary: [String: Any]) throws -> ModelValue.Object {
+        try object(dictionary, depth: 1)
+    }
+
+    static func modelValue(from any: Any, depth: Int = 0) throws -> ModelValue {
+        if let string = any as? String { return unescaped(string) }
+        let type = Swift.type(of: any)
+        if type == Int.self { return .int(any as! Int) }
+        if type == Double.self { return .double(any as! Double) }
+        if type == Bool.self { return .bool(any as! Bool) }
+        if let number = any as? NSNumber, type != Bool.self { return number.modelValue }
+        if let date = any as? Date { return .date(date) }
+        if let data = any as? Data { return .data(data) }
+        if let dictionary = any as? [String: Any] { return .object(try object(dictionary, depth: depth + 1)) }
+        if let array = any as? [Any] {
+            guard depth < maximumDepth else { throw tooDeep() }
+            var elements: [ModelValue] = []
+            elements.reserveCapacity(array.count)
+            for (index, element) in array.enumerated() {
+                do {
+                    elements.append(try modelValue(from: element, depth: depth + 1))
+                } catch let error as ModelError {
+                    throw error.prepending(.index(index))
+                }
+            }
+            return .array(elements)
+        }
+        if let value = any as? ModelValue { return value }
+        if any is NSNull { return .null }
+        if let convertible = any as? any ModelValueConvertible { return convertible.modelValue }
+        if let optional = any as? any OptionalValue {
+            guard let wrapped = optional.wrappedAny else { return .null }
+            return try modelValue(from: wrapped, depth: depth)
+        }
+        if any is [AnyHashable: Any] {
+            throw ModelError(
+                code: .typeMismatch, message: "expected a dictionary with string keys, found one with keys of other types")
+        }
+        throw ModelError(
+            code: .typeMismatch,
+            message: "expected a property-list value (string, number, boolean, date, data, array or dictionary), "
+                + "found a value of type \(type)")
+    }
+
+    private static func object(_ dictionary: [String: Any], depth: Int) throws -> ModelValue.Object {
+        guard depth <= maximumDepth else { throw tooDeep() }
+        var members = ModelValue.Object(minimumCapacity: dictionary.count)
+        // Dictionaries have no order: model decoding sorts the keys that go to
+        // the extensible properties, so that their order does not vary from run to run.
+        for (key, value) in dictionary {
+            do {
+                members.appendNew(key: key, value: try modelValue(from: value, depth: depth))
+            } catch let error as ModelError {
+                throw error.prepending(.key(key))
+            }
+        }
+        return members
+    }
+
+    private static func tooDeep() -> ModelError {
+        ModelError(code: .nestingTooDeep, message: "nesting is deeper than the limit of \(maximumDepth) levels")
+    }
+
+    /// The value a property-list string stands for: `"$null"` is null, and
+    /// one `$` comes off a string of two or more `$` followed by `null`.
+    static func unescaped(_ string: String) -> ModelValue {
+        guard string.utf8.first == UInt8(ascii: "$"), string.hasSuffix(nullMarker) else { return .string(string) }
+        if string == nullMarker { return .null }
+        if string.dropLast(4).allSatisfy({ $0 == "$" }) { return .string(String(string.dropFirst())) }
+        return .string(string)
+    }
+
+    // MARK: - From ModelValue
+
+    static func propertyListObject(from value: ModelValue) -> Any {
+        switch value {
+        case .null: return nullMarker
+        case .bool(let value): return value
+        case .int(let value): return value
+        case .bigInteger(let digits):
+            if let unsigned = UInt64(digits) { return NSNumber(value: unsigned) }
+            return digits
+        case .double(let value): return value
+        case .string(let value): return escaped(value)
+        case .date(let value): return value
+        case .data(let value): return value
+        case .array(let elements): return elements.map(propertyListObject(from:))
+        case .object(let members): return dictionary(from: members)
+        }
+    }
+
+    static func dictionary(from members: ModelValue.Object) -> [String: Any] {
+        var dictionary = [String: Any](minimumCapacity: members.count)
+        for (key, value) in members { dictionary[key] = propertyListObject(from: value) }
+        return dictionary
+    }
+
+    private static func escaped(_ string: String) -> String {
+        isNullMarkerLike(string) ? "$" + string : string
+    }
+
+    /// Whether `string` is one or more `$` followed by `null`, and so is
+    /// written with one more `$`.
+    static func isNullMarkerLike(_ string: String) -> Bool {
+        string.utf8.first == UInt8(ascii: "$") && string.hasSuffix(nullMarker)
+            && string.utf8.dropLast(4).allSatisfy { $0 == UInt8(ascii: "$") }
+    }
+}
+
+extension NSNumber {
+    /// The value a property-list reader's number stands for.
+    fileprivate var modelValue: ModelValue {
+        switch UInt8(bitPattern: objCType.pointee) {
+        case UInt8(ascii: "c"), UInt8(ascii: "B"):
+            return .bool(boolValue)
+        case UInt8(ascii: "d"), UInt8(ascii: "f"):
+            return .double(doubleValue)
+        case UInt8(ascii: "Q"), UInt8(ascii: "L"), UInt8(ascii: "I"), UInt8(ascii: "S"), UInt8(ascii: "C"):
+            let unsigned = uint64Value
+            if let small = Int(exactly: unsigned) { return .int(small) }
+            return .bigInteger(String(unsigned))
+        default:
+            return .int(intValue)
+        }
+    }
+}

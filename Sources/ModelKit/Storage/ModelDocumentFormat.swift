@@ -1,0 +1,118 @@
+import Foundation
+
+/// The formats a model can be written to a file in.
+///
+/// Reading needs no format: ``ModelObject/init(contentsOf:)`` recognises JSON,
+/// XML and binary property lists from the content. Writing takes the format
+/// from an argument, or else from the file's extension: `.json` is JSON,
+/// `.plist` and `.xml` an XML property list, `.bplist` a binary one.
+public enum ModelDocumentFormat: Sendable, Hashable {
+    /// JSON, with writing options.
+    case json(JSONWritingOptions)
+    /// An XML property list.
+    case xmlPropertyList
+    /// A binary property list.
+    case binaryPropertyList
+
+    /// Compact JSON.
+    public static var json: ModelDocumentFormat { .json(JSONWritingOptions()) }
+
+    /// The format for a file with `pathExtension`, or `nil` when the
+    /// extension names none.
+    public init?(pathExtension: String) {
+        switch pathExtension.lowercased() {
+        case "json": self = .json
+        case "plist", "xml": self = .xmlPropertyList
+        case "bplist": self = .binaryPropertyList
+        default: return nil
+        }
+    }
+
+    /// The format of a document, recognised from its first bytes, or `nil`.
+    public init?(detecting data: Data) {
+        if PropertyListDocument.isBinary(data) {
+            self = .binaryPropertyList
+            return
+        }
+        var bytes = data[...]
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
+        guard let first = bytes.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) else { return nil }
+        switch first {
+        case UInt8(ascii: "<"): self = .xmlPropertyList
+        case UInt8(ascii: "{"), UInt8(ascii: "["): self = .json
+        default: return nil
+        }
+    }
+
+    /// Encodes `value` in this format.
+    func data(for value: ModelValue) throws -> Data {
+        switch self {
+        case .json(let options): try value.jsonData(options: options)
+        case .xmlPropertyList: try value.propertyListData(format: .xml)
+        case .binaryPropertyList: try value.propertyListData(format: .binary)
+        }
+    }
+
+    /// Reads the document in the file at `url`, in whichever format it is.
+    static func read(contentsOf url: URL) throws -> ModelValue {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            let exists = FileManager.default.fileExists(atPath: url.path)
+            throw ModelError(
+                code: exists ? .fileAccess : .fileNotFound,
+                message: exists ? "the file could not be read: \(error.localizedDescription)" : "no such file",
+                file: url)
+        }
+        guard !data.isEmpty else {
+            throw ModelError(code: .malformedDocument, message: "the file is empty", file: url)
+        }
+        guard let format = ModelDocumentFormat(detecting: data) else {
+            throw ModelError(
+                code: .unknownFormat,
+                message: "expected JSON or a property list, found content that starts with neither", file: url)
+        }
+        do {
+            switch format {
+            case .json: return try ModelValue(json: data)
+            case .xmlPropertyList, .binaryPropertyList: return try ModelValue(propertyList: data)
+            }
+        } catch var error as ModelError {
+            error.file = url
+            throw error
+        }
+    }
+}
+
+extension ModelObject {
+    /// Writes the saved form to a file, atomically: the file is written
+    /// beside its destination and then moved into place, so a crash or a
+    /// full disk leaves any previous file intact.
+    ///
+    /// ```swift
+    /// try note.write(to: URL(fileURLWithPath: "note.json"))
+    /// try note.write(to: URL(fileURLWithPath: "note.data"), format: .binaryPropertyList)
+    /// ```
+    /// - Parameters:
+    ///   - url: a file URL.
+    ///   - format: the format; `nil` takes it from the extension.
+    /// - Throws: ``ModelError`` for an extension that names no format, a file
+    ///   that cannot be written, or a value the format cannot hold.
+    public func write(to url: URL, format: ModelDocumentFormat? = nil) throws {
+        guard let format = format ?? ModelDocumentFormat(pathExtension: url.pathExtension) else {
+            throw ModelError(
+                code: .unknownFormat,
+                message: "cannot choose a format from the extension \"\(url.pathExtension)\"; "
+                    + "use .json, .plist or .bplist, or pass a format",
+                file: url)
+        }
+        let data = try format.data(for: .object(encodedRoot()))
+        do {
+            try data.write(to: url, options: .atomic)
+        } catch {
+            throw ModelError(
+                code: .fileAccess, message: "the file could not be written: \(error.localizedDescription)", file: url)
+        }
+    }
+}

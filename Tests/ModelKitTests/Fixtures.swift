@@ -1,0 +1,90 @@
+import Foundation
+import ModelKit
+
+/// Models shared by the tests.
+
+enum Priority: String, ModelValueConvertible, CaseIterable {
+    case low, normal, high
+}
+
+final class Note: ModelObject, @unchecked Sendable {
+    @Saved var title = "Untitled"
+    @Saved var count = 0
+    @Saved var tags: [String] = []
+    @Saved var due: Date? = nil
+    @Saved var child: Note? = nil
+    @Saved var children: [Note] = []
+    @Saved("legacy_name") var renamed = ""
+    var scratch = 0
+}
+
+/// A model of every supported standard type.
+final class Everything: ModelObject, @unchecked Sendable {
+    @Saved var flag = true
+    @Saved var integer = -42
+    @Saved var int8: Int8 = -8
+    @Saved var int16: Int16 = 16
+    @Saved var int32: Int32 = -32
+    @Saved var int64: Int64 = .min
+    @Saved var unsigned: UInt = 7
+    @Saved var uint8: UInt8 = 255
+    @Saved var uint16: UInt16 = 65535
+    @Saved var uint32: UInt32 = .max
+    @Saved var uint64: UInt64 = .max
+    @Saved var double = 1.1
+    @Saved var float: Float = 0.1
+    @Saved var text = "héllo \"wörld\"\n\t✓ 🎉"
+    @Saved var nullMarker = "$null"
+    @Saved var date = Date(timeIntervalSince1970: 1_763_307_200.123456)
+    @Saved var data = Data([0, 1, 2, 254, 255])
+    @Saved var url = URL(string: "https://example.com/a?b=c")!
+    @Saved var uuid = UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!
+    @Saved var decimal = Decimal(string: "12345678901234567.89")!
+    @Saved var priority = Priority.high
+    @Saved var optionalNone: Int? = nil
+    @Saved var optionalSome: String? = "some"
+    @Saved var numbers: [Int] = [1, 2, 3]
+    @Saved var nested: [[Double]] = [[1.5], [], [2.5, 3.5]]
+    @Saved var optionals: [String?] = ["a", nil, "c"]
+    @Saved var set: Set<String> = ["x", "y"]
+    @Saved var map: [String: Int] = ["one": 1, "two": 2]
+    @Saved var deepMap: [String: [String: [Int]]] = ["a": ["b": [1, 2]]]
+    @Saved var value: ModelValue = ["free": [1, "form", nil, true]]
+}
+
+/// Nested models in every container shape.
+final class Folder: ModelObject, @unchecked Sendable {
+    @Saved var name = ""
+    @Saved var notes: [Note] = []
+    @Saved var byName: [String: Note] = [:]
+    @Saved var grid: [[Note]] = []
+    @Saved var pinned: Note? = nil
+    @Saved var subfolders: [Folder] = []
+}
+
+/// A base class and subclasses for polymorphism.
+class Attachment: ModelObject, @unchecked Sendable {
+    @Saved var name = ""
+}
+
+final class Photo: Attachment, @unchecked Sendable {
+    @Saved var width = 0
+}
+
+final class Video: Attachment, @unchecked Sendable {
+    @Saved var seconds = 0.0
+}
+
+/// Registered, but not an Attachment.
+final class Stranger: ModelObject, @unchecked Sendable {
+    @Saved var name = ""
+}
+
+final class Album: ModelObject, @unchecked Sendable {
+    @Saved var cover: Attachment? = nil
+    @Saved var items: [Attachment] = []
+}
+
+let registerFixtures: Void = {
+    ModelObject.register(Photo.self, Video.self, Stranger.self)
+}()

@@ -1,0 +1,104 @@
+import Foundation
+import Testing
+@testable import ModelKit
+
+/// Version 1 of an app's contact, which knows two keys.
+private final class ContactV1: ModelObject, @unchecked Sendable {
+    override class var typeName: String { "Contact" }
+    @Saved var name = ""
+    @Saved var email = ""
+}
+
+/// Version 3 of the same contact, which knows more.
+private final class ContactV3: ModelObject, @unchecked Sendable {
+    override class var typeName: String { "Contact" }
+    override class var version: Int { 3 }
+    @Saved var name = ""
+    @Saved var email = ""
+    @Saved var phones: [String] = []
+    @Saved var birthday: Date? = nil
+    @Saved var friend: ContactV3? = nil
+}
+
+@Suite struct ExtensiblePropertiesTests {
+    @Test(arguments: Form.allCases)
+    func unknownKeysSurviveAnOlderClassAndReachTheNewerOne(form: Form) throws {
+        let newer = ContactV3()
+        newer.name = "Ada"
+        newer.email = "ada@example.com"
+        newer.phones = ["+44 1", "+44 2"]
+        newer.birthday = Date(timeIntervalSince1970: 86_400 * 365)
+        let friend = ContactV3()
+        friend.name = "Charles"
+        newer.friend = friend
+
+        // Version 1 loads it, edits what it knows, and saves.
+        let older: ContactV1
+        switch form {
+        case .dictionary: older = try ContactV1(dictionary: newer.dictionary)
+        case .json: older = try ContactV1(json: newer.jsonData())
+        case .xmlPropertyList: older = try ContactV1(propertyList: newer.propertyListData(format: .xml))
+        case .binaryPropertyList: older = try ContactV1(propertyList: newer.propertyListData(format: .binary))
+        case .modelValue: older = try ContactV1(modelValue: newer.modelValue)
+        }
+        #expect(Set(older.extensibleProperties.keys) == ["phones", "birthday", "friend"])
+        older.email = "ada@lovelace.example"
+
+        // Version 3 reloads what version 1 saved: nothing is lost.
+        let reloaded: ContactV3
+        switch form {
+        case .dictionary: reloaded = try ContactV3(dictionary: older.dictionary)
+        case .json: reloaded = try ContactV3(json: older.jsonData())
+        case .xmlPropertyList: reloaded = try ContactV3(propertyList: older.propertyListData(format: .xml))
+        case .binaryPropertyList: reloaded = try ContactV3(propertyList: older.propertyListData(format: .binary))
+        case .modelValue: reloaded = try ContactV3(modelValue: older.modelValue)
+        }
+        #expect(reloaded.email == "ada@lovelace.example")
+        #expect(reloaded.phones == ["+44 1", "+44 2"])
+        #expect(reloaded.birthday == newer.birthday)
+        #expect(reloaded.friend?.name == "Charles")
+        #expect(reloaded.extensibleProperties.isEmpty)
+    }
+
+    @Test func olderClassKeepsTheNewerVersionNumber() throws {
+        let newer = ContactV3()
+        let older = try ContactV1(modelValue: newer.modelValue)
+        #expect(older.modelValue["version"] == 3, "saving must not mark version-3 data as version 1")
+        #expect(ContactV1().modelValue["version"] == 1)
+    }
+
+    @Test func bagKeepsOriginalOrderAndIsWrittenAfterSavedKeys() throws {
+        let input: ModelValue = ["zeta": 1, "title": "T", "alpha": 2, "mid": [3]]
+        let note = try Note(modelValue: input)
+        #expect(note.orderedExtensibleProperties.keys == ["zeta", "alpha", "mid"])
+        let keys = try note.encodedRoot().keys
+        #expect(Array(keys.suffix(3)) == ["zeta", "alpha", "mid"])
+        #expect(keys.first == "type")
+    }
+
+    @Test func bagAPIReadsWritesAndRejectsSavedAndMetadataKeys() throws {
+        let note = Note()
+        try note.setExtensibleProperty(["nested": true], forKey: "extra")
+        #expect(note.extensibleProperty(forKey: "extra") == ["nested": true])
+        #expect(note.hasChanges)
+        for key in ["title", "legacy_name", "type", "version"] {
+            let error = #expect(throws: ModelError.self) { try note.setExtensibleProperty(1, forKey: key) }
+            #expect(error?.code == .invalidValue)
+        }
+        let error = #expect(throws: ModelError.self) { try note.setExtensibleProperty(1, forKey: "title") }
+        #expect(
+            error?.description
+                == "title: \"title\" is a saved key of Note, not an extensible property; set it with setValue(_:forKey:)")
+        try note.setExtensibleProperty(nil, forKey: "extra")
+        #expect(note.extensibleProperties.isEmpty)
+    }
+
+    @Test func bigIntegersInTheBagKeepTheirDigits() throws {
+        let digits = "123456789012345678901234567890"
+        let note = try Note(modelValue: ["huge": .bigInteger(digits), "unsigned": .bigInteger("18446744073709551615")])
+        #expect(note.modelValue["huge"] == .bigInteger(digits))
+        let viaBinary = try Note(propertyList: note.propertyListData(format: .binary))
+        #expect(viaBinary.extensibleProperty(forKey: "unsigned") == .bigInteger("18446744073709551615"))
+        #expect(viaBinary.extensibleProperty(forKey: "huge") == .string(digits), "beyond 64 bits plists hold digits as text")
+    }
+}
