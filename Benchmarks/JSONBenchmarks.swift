@@ -17,6 +17,7 @@ enum JSONBenchmarks {
             compare(name, data: data)
         }
         compare("generated", data: generatedDocument())
+        compareModels()
         print("")
     }
 
@@ -107,5 +108,133 @@ enum JSONBenchmarks {
             records.append(record)
         }
         return (try? ModelValue.array(records).jsonData()) ?? Data()
+    }
+
+    // MARK: - Models: twitter statuses into ModelObject subclasses and Codable classes
+
+    final class TwitterSearch: ModelObject, @unchecked Sendable {
+        @Saved var statuses: [TwitterStatus] = []
+    }
+
+    final class TwitterStatus: ModelObject, @unchecked Sendable {
+        @Saved var id = 0
+        @Saved var id_str = ""
+        @Saved var text = ""
+        @Saved var created_at = ""
+        @Saved var source = ""
+        @Saved var truncated = false
+        @Saved var in_reply_to_status_id: Int? = nil
+        @Saved var in_reply_to_screen_name: String? = nil
+        @Saved var retweet_count = 0
+        @Saved var favorite_count = 0
+        @Saved var favorited = false
+        @Saved var retweeted = false
+        @Saved var lang = ""
+        @Saved var user: TwitterUser? = nil
+    }
+
+    final class TwitterUser: ModelObject, @unchecked Sendable {
+        @Saved var id = 0
+        @Saved var id_str = ""
+        @Saved var name = ""
+        @Saved var screen_name = ""
+        @Saved var location = ""
+        @Saved("description") var bio = ""
+        @Saved var followers_count = 0
+        @Saved var friends_count = 0
+        @Saved var listed_count = 0
+        @Saved var created_at = ""
+        @Saved var favourites_count = 0
+        @Saved var verified = false
+        @Saved var statuses_count = 0
+        @Saved var lang = ""
+        @Saved var profile_image_url = ""
+    }
+
+    final class CodableSearch: Codable {
+        var statuses: [CodableStatus]
+    }
+
+    final class CodableStatus: Codable {
+        var id: Int
+        var id_str: String
+        var text: String
+        var created_at: String
+        var source: String
+        var truncated: Bool
+        var in_reply_to_status_id: Int?
+        var in_reply_to_screen_name: String?
+        var retweet_count: Int
+        var favorite_count: Int
+        var favorited: Bool
+        var retweeted: Bool
+        var lang: String
+        var user: CodableUser?
+    }
+
+    final class CodableUser: Codable {
+        var id: Int
+        var id_str: String
+        var name: String
+        var screen_name: String
+        var location: String
+        var description: String
+        var followers_count: Int
+        var friends_count: Int
+        var listed_count: Int
+        var created_at: String
+        var favourites_count: Int
+        var verified: Bool
+        var statuses_count: Int
+        var lang: String
+        var profile_image_url: String
+    }
+
+    /// Decoding and encoding whole models. ModelKit also keeps every key the
+    /// classes do not declare (in each object's extensible properties) and
+    /// writes them back; Codable drops them.
+    private static func compareModels() {
+        guard let data = corpus("twitter") else {
+            print("| models | skipped: ../shared/corpus/twitter.json not found |")
+            return
+        }
+        let search: TwitterSearch
+        let codable: CodableSearch
+        do {
+            search = try TwitterSearch(json: data)
+            codable = try JSONDecoder().decode(CodableSearch.self, from: data)
+        } catch {
+            print("| models | skipped: \(error) |")
+            return
+        }
+        compareModels("twitter models, whole document", data: data, search: search, codable: codable)
+        // The same statuses with only the declared keys, as JSONEncoder writes
+        // them, so that both sides read and write the same members.
+        guard let declared = try? JSONEncoder().encode(codable), let declaredSearch = try? TwitterSearch(json: declared)
+        else { return }
+        compareModels("twitter models, declared keys only", data: declared, search: declaredSearch, codable: codable)
+    }
+
+    private static func compareModels(_ name: String, data: Data, search: TwitterSearch, codable: CodableSearch) {
+        Harness.compare(
+            "decode \(name)", bytes: data.count,
+            [
+                Harness.Variant(label: "JSONDecoder") { iterations in
+                    for _ in 0..<iterations { blackHole(try? JSONDecoder().decode(CodableSearch.self, from: data)) }
+                },
+                Harness.Variant(label: "ModelObject(json:)") { iterations in
+                    for _ in 0..<iterations { blackHole(try? TwitterSearch(json: data)) }
+                },
+            ])
+        Harness.compare(
+            "encode \(name)", bytes: data.count,
+            [
+                Harness.Variant(label: "JSONEncoder") { iterations in
+                    for _ in 0..<iterations { blackHole(try? JSONEncoder().encode(codable)) }
+                },
+                Harness.Variant(label: "jsonData()") { iterations in
+                    for _ in 0..<iterations { blackHole(try? search.jsonData()) }
+                },
+            ])
     }
 }
