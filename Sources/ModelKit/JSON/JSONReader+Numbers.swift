@@ -17,23 +17,19 @@ extension JSONReader {
         guard index < count, isDigit(base[index]) else {
             throw error("expected a digit after '-'", at: index, includingCurrentMember: true)
         }
-        var mantissa: UInt64 = 0
-        var significantDigits = 0
+        let integerStart = index
         if base[index] == JSONByte.zero {
             index += 1
             if index < count, isDigit(base[index]) {
                 throw error("expected no leading zero in a number", at: index - 1, includingCurrentMember: true)
             }
         } else {
-            while index < count, isDigit(base[index]) {
-                if significantDigits < 19 { mantissa = mantissa &* 10 &+ UInt64(base[index] &- JSONByte.zero) }
-                significantDigits += 1
-                index += 1
-            }
+            index = skipDigits(from: index + 1)
         }
         let integerEnd = index
 
-        var exponent = 0
+        var fractionStart = index
+        var fractionEnd = index
         var isInteger = true
         if index < count, base[index] == JSONByte.period {
             isInteger = false
@@ -41,18 +37,11 @@ extension JSONReader {
             guard index < count, isDigit(base[index]) else {
                 throw error("expected a digit after '.'", at: index, includingCurrentMember: true)
             }
-            while index < count, isDigit(base[index]) {
-                let digit = base[index] &- JSONByte.zero
-                if significantDigits < 19 {
-                    mantissa = mantissa &* 10 &+ UInt64(digit)
-                    exponent -= 1
-                    if mantissa != 0 { significantDigits += 1 }
-                } else {
-                    significantDigits += 1
-                }
-                index += 1
-            }
+            fractionStart = index
+            index = skipDigits(from: index + 1)
+            fractionEnd = index
         }
+        var exponent = 0
         if index < count, base[index] | 0x20 == JSONByte.lowerE {
             isInteger = false
             index += 1
@@ -64,15 +53,36 @@ extension JSONReader {
             guard index < count, isDigit(base[index]) else {
                 throw error("expected a digit in the exponent", at: index, includingCurrentMember: true)
             }
-            var explicit = 0
             while index < count, isDigit(base[index]) {
                 // Saturate: anything this large overflows or underflows any Double anyway.
-                if explicit < 1_000_000 { explicit = explicit * 10 + Int(base[index] &- JSONByte.zero) }
+                if exponent < 1_000_000 { exponent = exponent * 10 + Int(base[index] &- JSONByte.zero) }
                 index += 1
             }
-            exponent += isExponentNegative ? -explicit : explicit
+            if isExponentNegative { exponent = -exponent }
         }
         position = index
+
+        // The significant digits, as one integer when at most 19 of them.
+        var digitStart = integerStart
+        var integerDigits = integerEnd - integerStart
+        var fractionDigits = fractionEnd - fractionStart
+        if integerDigits + fractionDigits > 19, base[integerStart] == JSONByte.zero {
+            // 0.000ddd: the zeros after the point are not significant.
+            integerDigits = 0
+            digitStart = fractionStart
+            while fractionDigits > 0, base[digitStart] == JSONByte.zero {
+                digitStart += 1
+                fractionDigits -= 1
+                exponent -= 1
+            }
+        }
+        let significantDigits = integerDigits + fractionDigits
+        var mantissa: UInt64 = 0
+        if significantDigits <= 19 {
+            mantissa = accumulateDigits(from: digitStart, count: integerDigits, into: 0)
+            mantissa = accumulateDigits(from: fractionEnd - fractionDigits, count: fractionDigits, into: mantissa)
+            exponent -= fractionDigits
+        }
 
         if isInteger {
             if significantDigits <= 19 {
@@ -101,6 +111,59 @@ extension JSONReader {
 
     @inline(__always)
     func isDigit(_ byte: UInt8) -> Bool { byte &- JSONByte.zero < 10 }
+
+    /// The first index at or after `index` that does not hold a digit, or `count`.
+    @inline(__always)
+    func skipDigits(from index: Int) -> Int {
+        var index = index
+        while index + 8 <= count, JSONReader.isEightDigits(loadWord(at: index)) { index += 8 }
+        while index < count, isDigit(base[index]) { index += 1 }
+        return index
+    }
+
+    /// `value` followed by the `digitCount` decimal digits at `index`, which the caller has checked.
+    @inline(__always)
+    func accumulateDigits(from index: Int, count digitCount: Int, into value: UInt64) -> UInt64 {
+        var value = value
+        var index = index
+        var remaining = digitCount
+        while remaining >= 8 {
+            value = value &* 100_000_000 &+ JSONReader.eightDigitsValue(loadWord(at: index))
+            index += 8
+            remaining -= 8
+        }
+        while remaining > 0 {
+            value = value &* 10 &+ UInt64(base[index] &- JSONByte.zero)
+            index += 1
+            remaining -= 1
+        }
+        return value
+    }
+
+    @inline(__always)
+    private func loadWord(at index: Int) -> UInt64 {
+        UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+    }
+
+    /// Whether all eight bytes of `word` are ASCII digits: each byte's high
+    /// nibble is 3, and adding 6 does not carry into it.
+    @inline(__always)
+    static func isEightDigits(_ word: UInt64) -> Bool {
+        let highNibbles: UInt64 = 0xF0F0_F0F0_F0F0_F0F0
+        return (word & highNibbles) | (((word &+ 0x0606_0606_0606_0606) & highNibbles) >> 4) == 0x3333_3333_3333_3333
+    }
+
+    /// The value of eight ASCII digits loaded little-endian (the first digit
+    /// in the lowest byte): pairs, then quads, then the whole, combined by
+    /// multiplication.
+    @inline(__always)
+    static func eightDigitsValue(_ word: UInt64) -> UInt64 {
+        var value = word & 0x0F0F_0F0F_0F0F_0F0F
+        value = (value &* (10 << 8 + 1)) >> 8 & 0x00FF_00FF_00FF_00FF
+        value = (value &* (100 << 16 + 1)) >> 16 & 0x0000_FFFF_0000_FFFF
+        value = (value &* (10_000 << 32 + 1)) >> 32
+        return value
+    }
 
     /// `mantissa × 10^exponent` correctly rounded, when a quick exact method
     /// applies; `nil` sends the caller to the general conversion.

@@ -2,59 +2,94 @@
 extension JSONReader {
     /// Reads the string whose opening quote is at `position` and moves past its closing quote.
     ///
-    /// Runs of plain bytes are scanned eight at a time; a string without
-    /// escapes becomes a `String` straight from its bytes in the input.
+    /// The scan looks for the closing quote eight bytes at a time and stops
+    /// only at quotes, backslashes and control characters; a string without
+    /// escapes becomes a `String` straight from its bytes in the input, and
+    /// the standard library's validation of those bytes is the only UTF-8
+    /// check on the fast path.
     mutating func readString() throws(ModelError) -> String {
         let start = position + 1
         var index = start
+        var highBits: UInt8 = 0
         while true {
-            index = skipPlainASCII(from: index)
-            guard index < count else { throw stringError("unterminated string", at: start - 1) }
+            index = skipPlainText(from: index, highBits: &highBits)
+            guard index < count else { throw unterminatedStringError(start: start) }
             let byte = base[index]
             if byte == JSONByte.quote {
                 position = index + 1
+                if highBits & 0x80 != 0, let invalid = firstInvalidUTF8(from: start, to: index) {
+                    throw invalidUTF8Error(at: invalid)
+                }
                 return String(decoding: UnsafeBufferPointer(start: base + start, count: index - start), as: UTF8.self)
             } else if byte == JSONByte.backslash {
                 return try readEscapedString(start: start, firstEscape: index)
-            } else if byte < 0x20 {
-                throw controlCharacterError(at: index)
-            } else if byte >= 0x80 {
-                guard let length = validUTF8Length(at: index) else { throw invalidUTF8Error(at: index) }
-                index += length
             } else {
-                index += 1
+                throw controlCharacterError(at: index)
             }
         }
     }
 
-    /// The first index at or after `index` holding a quote, a backslash, a
-    /// control character or a non-ASCII byte, or `count`.
+    /// The first index at or after `index` holding a quote, a backslash or a
+    /// control character, or `count`; ORs every byte it passes into `highBits`,
+    /// whose top bit then says whether any of them was outside ASCII.
     @inline(__always)
-    func skipPlainASCII(from index: Int) -> Int {
+    func skipPlainText(from index: Int, highBits: inout UInt8) -> Int {
         var index = index
-        // Eight bytes at a time: a byte needs attention when it is below 0x20,
-        // at or above 0x80, or equal to '"' (0x22) or '\' (0x5C).
+        // Eight bytes at a time: a byte needs attention when it is below 0x20
+        // or equal to '"' (0x22) or '\' (0x5C). (x - 0x01…) & ~x flags the
+        // bytes of x that are zero, (x - 0x20…) & ~x those below 0x20; the
+        // high bit of ~x keeps bytes at or above 0x80 out, and borrows only
+        // ever flag bytes above a genuine hit, so the lowest flag is exact.
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
+        var seen: UInt64 = 0
         while index + 8 <= count {
             let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
             let quotes = word ^ (ones &* 0x22)
             let backslashes = word ^ (ones &* 0x5C)
-            // (x - 0x01…) & ~x flags the bytes of x that are zero, and
-            // (x - 0x20…) & ~x those below 0x20; borrows only ever flag bytes
-            // above a genuine hit, so the lowest flag is exact.
             let special =
-                ((quotes &- ones) & ~quotes | (backslashes &- ones) & ~backslashes
-                    | (word &- ones &* 0x20) & ~word | word) & highs
-            if special != 0 { return index + (special.trailingZeroBitCount >> 3) }
+                ((quotes &- ones) & ~quotes | (backslashes &- ones) & ~backslashes | (word &- ones &* 0x20) & ~word)
+                & highs
+            if special != 0 {
+                let stop = special.trailingZeroBitCount >> 3
+                // Only the bytes before the stop count as passed.
+                seen |= stop == 0 ? 0 : word & (UInt64.max >> (64 - 8 * stop))
+                highBits |= UInt8(truncatingIfNeeded: (seen & highs) == 0 ? 0 : 0x80)
+                return index + stop
+            }
+            seen |= word
             index += 8
         }
+        highBits |= UInt8(truncatingIfNeeded: (seen & highs) == 0 ? 0 : 0x80)
         while index < count {
             let byte = base[index]
-            if byte == JSONByte.quote || byte == JSONByte.backslash || byte < 0x20 || byte >= 0x80 { return index }
+            if byte == JSONByte.quote || byte == JSONByte.backslash || byte < 0x20 { return index }
+            highBits |= byte
             index += 1
         }
         return index
+    }
+
+    /// The offset of the first ill-formed UTF-8 sequence between `start` and `end`, if any.
+    func firstInvalidUTF8(from start: Int, to end: Int) -> Int? {
+        var index = start
+        while index < end {
+            if base[index] < 0x80 {
+                index += 1
+            } else if let length = validUTF8Length(at: index), index + length <= end {
+                index += length
+            } else {
+                return index
+            }
+        }
+        return nil
+    }
+
+    /// The error for a string that runs to the end of the input: ill-formed
+    /// UTF-8 in it if there is some, as that is the likelier mistake.
+    func unterminatedStringError(start: Int) -> ModelError {
+        if let invalid = firstInvalidUTF8(from: start, to: count) { return invalidUTF8Error(at: invalid) }
+        return stringError("unterminated string", at: start - 1)
     }
 
     /// Reads the rest of a string that has an escape at `firstEscape`,
@@ -63,25 +98,24 @@ extension JSONReader {
         scratch.removeAll(keepingCapacity: true)
         scratch.append(contentsOf: UnsafeBufferPointer(start: base + start, count: firstEscape - start))
         var index = firstEscape
+        var highBits: UInt8 = 0
         while true {
             let runStart = index
-            index = skipPlainASCII(from: index)
+            index = skipPlainText(from: index, highBits: &highBits)
             if index > runStart {
                 scratch.append(contentsOf: UnsafeBufferPointer(start: base + runStart, count: index - runStart))
             }
-            guard index < count else { throw stringError("unterminated string", at: start - 1) }
+            guard index < count else { throw unterminatedStringError(start: start) }
             let byte = base[index]
             if byte == JSONByte.quote {
                 position = index + 1
+                // Escapes only ever add well-formed UTF-8, so any fault lies in the input's own bytes.
+                if let invalid = firstInvalidUTF8(from: start, to: index) { throw invalidUTF8Error(at: invalid) }
                 return String(decoding: scratch, as: UTF8.self)
             } else if byte == JSONByte.backslash {
                 index = try readEscape(at: index, stringStart: start - 1)
-            } else if byte < 0x20 {
-                throw controlCharacterError(at: index)
             } else {
-                guard let length = validUTF8Length(at: index) else { throw invalidUTF8Error(at: index) }
-                scratch.append(contentsOf: UnsafeBufferPointer(start: base + index, count: length))
-                index += length
+                throw controlCharacterError(at: index)
             }
         }
     }
@@ -89,7 +123,7 @@ extension JSONReader {
     /// Decodes the escape whose backslash is at `index` into the scratch
     /// buffer and returns the index after it.
     private mutating func readEscape(at index: Int, stringStart: Int) throws(ModelError) -> Int {
-        guard index + 1 < count else { throw stringError("unterminated string", at: stringStart) }
+        guard index + 1 < count else { throw unterminatedStringError(start: stringStart + 1) }
         let decoded: UInt8
         switch base[index + 1] {
         case JSONByte.quote: decoded = JSONByte.quote

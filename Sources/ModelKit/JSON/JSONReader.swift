@@ -137,8 +137,7 @@ struct JSONReader {
                         continue readValue
                     } else if next == JSONByte.closeBracket {
                         values.append(value)
-                        value = .array(Array(values[frame.valueStart...]))
-                        values.removeSubrange(frame.valueStart...)
+                        value = .array(takeValues(from: frame.valueStart))
                         frames.removeLast()
                         position += 1
                     } else {
@@ -187,23 +186,51 @@ struct JSONReader {
     private mutating func closeObject(_ frame: Frame) throws(ModelError) -> ModelValue.Object {
         let memberCount = keys.count - frame.keyStart
         var object = ModelValue.Object(minimumCapacity: memberCount)
-        var valueIndex = frame.valueStart
-        for keyIndex in frame.keyStart..<keys.count {
-            if let existing = object.appendIfAbsent(key: keys[keyIndex], value: values[valueIndex]) {
-                switch options.duplicateKeys {
-                case .lastWins:
-                    object.replaceValue(at: existing, with: values[valueIndex])
-                case .reject:
-                    throw duplicateKeyError(keys[keyIndex], at: keyOffsets[keyIndex])
+        let policy = options.duplicateKeys
+        // Move each key and value out of the stacks, leaving trivial
+        // placeholders, so that building the object costs no reference counting.
+        let duplicate = keys.withUnsafeMutableBufferPointer { keyBuffer -> Int? in
+            values.withUnsafeMutableBufferPointer { valueBuffer -> Int? in
+                let keyBase = keyBuffer.baseAddress! + frame.keyStart
+                let valueBase = valueBuffer.baseAddress! + frame.valueStart
+                for member in 0..<memberCount {
+                    let key = (keyBase + member).move()
+                    (keyBase + member).initialize(to: "")
+                    let value = (valueBase + member).move()
+                    (valueBase + member).initialize(to: .null)
+                    if let existing = object.appendIfAbsent(key: key, value: value) {
+                        guard policy == .lastWins else {
+                            (keyBase + member).pointee = key
+                            return frame.keyStart + member
+                        }
+                        object.replaceValue(at: existing, with: value)
+                    }
                 }
+                return nil
             }
-            valueIndex += 1
         }
-        values.removeSubrange(frame.valueStart...)
-        keys.removeSubrange(frame.keyStart...)
-        keyOffsets.removeSubrange(frame.keyStart...)
+        if let duplicate { throw duplicateKeyError(keys[duplicate], at: keyOffsets[duplicate]) }
+        values.removeLast(values.count - frame.valueStart)
+        keys.removeLast(memberCount)
+        keyOffsets.removeLast(memberCount)
         frames.removeLast()
         return object
+    }
+
+    /// Moves the values from `start` to the end of the value stack into an exactly sized array.
+    private mutating func takeValues(from start: Int) -> [ModelValue] {
+        let elementCount = values.count - start
+        var elements: [ModelValue] = []
+        elements.reserveCapacity(elementCount)
+        values.withUnsafeMutableBufferPointer { buffer in
+            let source = buffer.baseAddress! + start
+            for offset in 0..<elementCount {
+                elements.append((source + offset).move())
+                (source + offset).initialize(to: .null)
+            }
+        }
+        values.removeLast(elementCount)
+        return elements
     }
 
     /// Reads `literal` (true, false or null) at `position`.
