@@ -93,7 +93,7 @@ enum Form: String, CaseIterable, CustomTestStringConvertible {
 
     @Test(arguments: 0..<4)
     func randomObjectsRoundTrip(seed: Int) throws {
-        var random = SeededRandom(seed: UInt64(seed))
+        var random = SeededGenerator(seed: UInt64(seed))
         for _ in 0..<50 {
             let object = Everything()
             object.integer = Int.random(in: .min ... .max, using: &random)
@@ -117,19 +117,8 @@ enum Form: String, CaseIterable, CustomTestStringConvertible {
     }
 }
 
-/// A small deterministic generator (SplitMix64) for reproducible random tests.
-struct SeededRandom: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed &+ 0x9E37_79B9_7F4A_7C15 }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
+/// Random strings and values for the model round-trip tests.
+extension SeededGenerator {
     mutating func string(maxLength: Int) -> String {
         let alphabet = Array("abcXYZ 09_$-\"\\/\n\té✓🎉null")
         return String((0..<Int.random(in: 0...maxLength, using: &self)).map { _ in alphabet.randomElement(using: &self)! })
