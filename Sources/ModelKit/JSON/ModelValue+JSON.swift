@@ -84,13 +84,7 @@ extension ModelValue {
     ///   and the value's key path (`children[1].ratio`) for an infinite or NaN
     ///   double, or a ``bigInteger(_:)`` whose text is not an integer.
     public func jsonData(options: JSONWritingOptions = JSONWritingOptions()) throws -> Data {
-        var writer = JSONWriter(options: options)
-        do {
-            try writer.write(self)
-        } catch {
-            writer.deallocate()
-            throw error
-        }
+        var writer = try filledWriter(options: options)
         return writer.takeData()
     }
 
@@ -105,6 +99,12 @@ extension ModelValue {
     /// - Returns: the JSON text.
     /// - Throws: ``ModelError`` as ``jsonData(options:)`` does.
     public func jsonString(options: JSONWritingOptions = JSONWritingOptions()) throws -> String {
+        var writer = try filledWriter(options: options)
+        return writer.takeString()
+    }
+
+    /// A writer holding this value's JSON; on failure its buffer is released.
+    private func filledWriter(options: JSONWritingOptions) throws -> JSONWriter {
         var writer = JSONWriter(options: options)
         do {
             try writer.write(self)
@@ -112,6 +112,6 @@ extension ModelValue {
             writer.deallocate()
             throw error
         }
-        return writer.takeString()
+        return writer
     }
 }

@@ -33,26 +33,12 @@ private final class ContactV3: ModelObject, @unchecked Sendable {
         newer.friend = friend
 
         // Version 1 loads it, edits what it knows, and saves.
-        let older: ContactV1
-        switch form {
-        case .dictionary: older = try ContactV1(dictionary: newer.dictionary)
-        case .json: older = try ContactV1(json: newer.jsonData())
-        case .xmlPropertyList: older = try ContactV1(propertyList: newer.propertyListData(format: .xml))
-        case .binaryPropertyList: older = try ContactV1(propertyList: newer.propertyListData(format: .binary))
-        case .modelValue: older = try ContactV1(modelValue: newer.modelValue)
-        }
+        let older = try form.convert(newer, to: ContactV1.self)
         #expect(Set(older.extensibleProperties.keys) == ["phones", "birthday", "friend"])
         older.email = "ada@lovelace.example"
 
         // Version 3 reloads what version 1 saved: nothing is lost.
-        let reloaded: ContactV3
-        switch form {
-        case .dictionary: reloaded = try ContactV3(dictionary: older.dictionary)
-        case .json: reloaded = try ContactV3(json: older.jsonData())
-        case .xmlPropertyList: reloaded = try ContactV3(propertyList: older.propertyListData(format: .xml))
-        case .binaryPropertyList: reloaded = try ContactV3(propertyList: older.propertyListData(format: .binary))
-        case .modelValue: reloaded = try ContactV3(modelValue: older.modelValue)
-        }
+        let reloaded = try form.convert(older, to: ContactV3.self)
         #expect(reloaded.email == "ada@lovelace.example")
         #expect(reloaded.phones == ["+44 1", "+44 2"])
         #expect(reloaded.birthday == newer.birthday)

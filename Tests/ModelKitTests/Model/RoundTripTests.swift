@@ -9,6 +9,11 @@ enum Form: String, CaseIterable, CustomTestStringConvertible {
     var testDescription: String { rawValue }
 
     func roundTrip<T: ModelObject>(_ object: T) throws -> T {
+        try convert(object, to: T.self)
+    }
+
+    /// Writes `object` in this form and reads it back as a `T`, which may be another class.
+    func convert<T: ModelObject>(_ object: ModelObject, to type: T.Type) throws -> T {
         switch self {
         case .dictionary: try T(dictionary: object.dictionary)
         case .json: try T(json: object.jsonData())
