@@ -1,3 +1,5 @@
+import Foundation
+
 /// Strings: the fast scan for plain text, escapes, and UTF-8 validation.
 extension JSONReader {
     /// Reads the string whose opening quote is at `position` and moves past its closing quote.
@@ -17,16 +19,54 @@ extension JSONReader {
             let byte = base[index]
             if byte == JSONByte.quote {
                 position = index + 1
-                if highBits & 0x80 != 0, let invalid = firstInvalidUTF8(from: start, to: index) {
-                    throw invalidUTF8Error(at: invalid)
-                }
-                return String(decoding: UnsafeBufferPointer(start: base + start, count: index - start), as: UTF8.self)
+                return try makeString(from: start, to: index, isASCII: highBits & 0x80 == 0)
             } else if byte == JSONByte.backslash {
                 return try readEscapedString(start: start, firstEscape: index)
             } else {
                 throw controlCharacterError(at: index)
             }
         }
+    }
+
+    /// The string of the bytes from `start` to `end`, which hold no escapes.
+    @inline(__always)
+    func makeString(from start: Int, to end: Int, isASCII: Bool) throws(ModelError) -> String {
+        let bytes = UnsafeBufferPointer(start: base + start, count: end - start)
+        if isASCII { return String(decoding: bytes, as: UTF8.self) }
+        // One validating pass; find where the fault is only when there is one.
+        guard let string = String(validating: bytes, as: UTF8.self) else {
+            throw invalidUTF8Error(at: firstInvalidUTF8(from: start, to: end) ?? start)
+        }
+        return string
+    }
+
+    /// Reads the object key whose opening quote is at `position`, moves past
+    /// its closing quote, and returns it with its `KeyHash`.
+    ///
+    /// Documents repeat their keys, so a key without escapes is looked up in
+    /// a small cache of the keys read before, by its bytes: a hit reuses the
+    /// `String` made for an earlier occurrence instead of making another.
+    mutating func readKey() throws(ModelError) -> (String, UInt64) {
+        let start = position + 1
+        var highBits: UInt8 = 0
+        let end = skipPlainText(from: start, highBits: &highBits)
+        guard end < count, base[end] == JSONByte.quote else {
+            // Escapes, a control character or the end of the input: the general path.
+            let key = try readString()
+            return (key, KeyHash.hash(key))
+        }
+        position = end + 1
+        let length = end - start
+        let hash = KeyHash.hash(base + start, count: length, seed: keySeed)
+        if keyCache.isEmpty { keyCache = Array(repeating: KeyCacheEntry(), count: JSONReader.keyCacheSize) }
+        let slot = Int(truncatingIfNeeded: hash) & (JSONReader.keyCacheSize - 1)
+        let cached = keyCache[slot]
+        if cached.hash == hash, cached.length == length, memcmp(base + cached.offset, base + start, length) == 0 {
+            return (cached.key, hash)
+        }
+        let key = try makeString(from: start, to: end, isASCII: highBits & 0x80 == 0)
+        keyCache[slot] = KeyCacheEntry(offset: start, length: length, hash: hash, key: key)
+        return (key, hash)
     }
 
     /// The first index at or after `index` holding a quote, a backslash or a

@@ -42,10 +42,25 @@ struct JSONReader {
     /// Keys of the open objects, one per member read so far (including the
     /// member whose value is being read).
     var keys: [String] = []
+    /// The `KeyHash` of each key on `keys`.
+    var keyHashes: [UInt64] = []
     /// Byte offset of each key on `keys`, for duplicate-key errors.
     var keyOffsets: [Int] = []
     /// Reused buffer for strings that contain escapes.
     var scratch: [UInt8] = []
+    /// Keys read so far, by the low bits of their hash; see `readKey()`.
+    var keyCache: [KeyCacheEntry] = []
+    let keySeed = KeyHash.seed
+
+    /// One key in the key cache: where its bytes are in the input, and its string.
+    struct KeyCacheEntry {
+        var offset = 0
+        var length = -1
+        var hash: UInt64 = 0
+        var key = ""
+    }
+
+    static let keyCacheSize = 256
 
     init(_ bytes: UnsafeBufferPointer<UInt8>, options: JSONReadingOptions) {
         self.bytes = bytes
@@ -172,8 +187,9 @@ struct JSONReader {
             throw error("expected a string key", at: position)
         }
         let offset = position
-        let key = try readString()
+        let (key, hash) = try readKey()
         keys.append(key)
+        keyHashes.append(hash)
         keyOffsets.append(offset)
         skipWhitespace()
         guard position < count, base[position] == JSONByte.colon else {
@@ -185,52 +201,72 @@ struct JSONReader {
     /// Builds the object of the top frame from its keys and values and pops the frame.
     private mutating func closeObject(_ frame: Frame) throws(ModelError) -> ModelValue.Object {
         let memberCount = keys.count - frame.keyStart
-        var object = ModelValue.Object(minimumCapacity: memberCount)
-        let policy = options.duplicateKeys
-        // Move each key and value out of the stacks, leaving trivial
-        // placeholders, so that building the object costs no reference counting.
-        let duplicate = keys.withUnsafeMutableBufferPointer { keyBuffer -> Int? in
-            values.withUnsafeMutableBufferPointer { valueBuffer -> Int? in
-                let keyBase = keyBuffer.baseAddress! + frame.keyStart
-                let valueBase = valueBuffer.baseAddress! + frame.valueStart
-                for member in 0..<memberCount {
-                    let key = (keyBase + member).move()
-                    (keyBase + member).initialize(to: "")
-                    let value = (valueBase + member).move()
-                    (valueBase + member).initialize(to: .null)
-                    if let existing = object.appendIfAbsent(key: key, value: value) {
-                        guard policy == .lastWins else {
-                            (keyBase + member).pointee = key
-                            return frame.keyStart + member
-                        }
-                        object.replaceValue(at: existing, with: value)
-                    }
-                }
-                return nil
-            }
+        let memberKeys = takeKeys(memberCount)
+        let memberValues = takeValues(from: frame.valueStart)
+        let object = keyHashes.withUnsafeBufferPointer { hashes in
+            ModelValue.Object(
+                readKeys: memberKeys, values: memberValues,
+                hashes: UnsafeBufferPointer(rebasing: hashes[frame.keyStart...]))
         }
-        if let duplicate { throw duplicateKeyError(keys[duplicate], at: keyOffsets[duplicate]) }
-        values.removeLast(values.count - frame.valueStart)
-        keys.removeLast(memberCount)
+        guard let object else {
+            return try objectWithRepeatedKeys(memberKeys, values: memberValues, keyStart: frame.keyStart)
+        }
+        keyHashes.removeLast(memberCount)
         keyOffsets.removeLast(memberCount)
         frames.removeLast()
         return object
     }
 
-    /// Moves the values from `start` to the end of the value stack into an exactly sized array.
-    private mutating func takeValues(from start: Int) -> [ModelValue] {
-        let elementCount = values.count - start
-        var elements: [ModelValue] = []
-        elements.reserveCapacity(elementCount)
-        values.withUnsafeMutableBufferPointer { buffer in
-            let source = buffer.baseAddress! + start
-            for offset in 0..<elementCount {
-                elements.append((source + offset).move())
-                (source + offset).initialize(to: .null)
+    /// The object of the top frame when a key repeats: an error, or under
+    /// ``JSONReadingOptions/DuplicateKeyPolicy/lastWins`` the object with each
+    /// key at its first position and with its last value.
+    private mutating func objectWithRepeatedKeys(_ memberKeys: [String], values memberValues: [ModelValue], keyStart: Int)
+        throws(ModelError) -> ModelValue.Object
+    {
+        var object = ModelValue.Object(minimumCapacity: memberKeys.count)
+        for (member, key) in memberKeys.enumerated() {
+            if let existing = object.appendIfAbsent(key: key, value: memberValues[member]) {
+                guard options.duplicateKeys == .lastWins else {
+                    throw duplicateKeyError(key, at: keyOffsets[keyStart + member])
+                }
+                object.replaceValue(at: existing, with: memberValues[member])
             }
         }
-        values.removeLast(elementCount)
-        return elements
+        keyHashes.removeLast(memberKeys.count)
+        keyOffsets.removeLast(memberKeys.count)
+        frames.removeLast()
+        return object
+    }
+
+    /// Moves the last `count` keys into an exactly sized array.
+    private mutating func takeKeys(_ count: Int) -> [String] {
+        guard count > 0 else { return [] }
+        let start = keys.count - count
+        // Move rather than copy, leaving trivial placeholders, so that no key is retained and released.
+        let taken = keys.withUnsafeMutableBufferPointer { stack in
+            [String](unsafeUninitializedCapacity: count) { buffer, initialized in
+                buffer.baseAddress!.moveInitialize(from: stack.baseAddress! + start, count: count)
+                (stack.baseAddress! + start).initialize(repeating: "", count: count)
+                initialized = count
+            }
+        }
+        keys.removeLast(count)
+        return taken
+    }
+
+    /// Moves the values from `start` to the end of the value stack into an exactly sized array.
+    private mutating func takeValues(from start: Int) -> [ModelValue] {
+        let count = values.count - start
+        guard count > 0 else { return [] }
+        let taken = values.withUnsafeMutableBufferPointer { stack in
+            [ModelValue](unsafeUninitializedCapacity: count) { buffer, initialized in
+                buffer.baseAddress!.moveInitialize(from: stack.baseAddress! + start, count: count)
+                (stack.baseAddress! + start).initialize(repeating: .null, count: count)
+                initialized = count
+            }
+        }
+        values.removeLast(count)
+        return taken
     }
 
     /// Reads `literal` (true, false or null) at `position`.

@@ -13,13 +13,25 @@ extension ModelValue {
     /// print(members.keys)   // ["b", "a", "c"]
     /// ```
     ///
+    /// Keys are told apart by their exact text (their Unicode scalars), as
+    /// RFC 8259 recommends, so `"é"` and `"e\u{301}"` are two keys, though
+    /// Swift's `==` finds the two strings equal.
+    ///
     /// Equality ignores order: two objects are equal when they hold the same keys
     /// with equal values.
     public struct Object: Sendable {
         public private(set) var keys: [String]
         public private(set) var values: [ModelValue]
-        /// Positions of keys, built once an object grows past a few members.
-        private var positions: [String: Int]?
+        /// The key index, built once an object grows past a few members;
+        /// smaller objects are searched in order.
+        private var keyIndex: Index?
+
+        private enum Index: Sendable {
+            /// The usual index: fast hashing, see `KeyTable`.
+            case table(KeyTable)
+            /// For keys that collide too often in a `KeyTable`.
+            case dictionary([KeyHash.ExactKey: Int])
+        }
 
         private static let indexThreshold = 8
 
@@ -27,7 +39,7 @@ extension ModelValue {
         public init() {
             keys = []
             values = []
-            positions = nil
+            keyIndex = nil
         }
 
         /// An empty object with room for `capacity` members.
@@ -44,6 +56,35 @@ extension ModelValue {
             for (key, value) in members { self[key] = value }
         }
 
+        /// An object of members read from a document, given with the
+        /// `KeyHash` of each key; `nil` when a key repeats.
+        init?(readKeys keys: [String], values: [ModelValue], hashes: UnsafeBufferPointer<UInt64>) {
+            self.keys = keys
+            self.values = values
+            keyIndex = nil
+            let count = keys.count
+            if count <= Object.indexThreshold {
+                for later in 1..<Swift.max(count, 1) {
+                    for earlier in 0..<later where hashes[earlier] == hashes[later] {
+                        if KeyHash.sameBytes(keys[earlier], keys[later]) { return nil }
+                    }
+                }
+                return
+            }
+            var table = KeyTable(capacity: count)
+            for position in 0..<count {
+                switch table.insert(position: position, hash: hashes[position], in: keys) {
+                case .inserted: continue
+                case .present: return nil
+                case .tooManyCollisions:
+                    guard let dictionary = Object.dictionaryIndex(of: keys) else { return nil }
+                    keyIndex = .dictionary(dictionary)
+                    return
+                }
+            }
+            keyIndex = .table(table)
+        }
+
         /// The number of members.
         public var count: Int { keys.count }
 
@@ -52,8 +93,11 @@ extension ModelValue {
 
         /// The position of `key`, or `nil`.
         public func index(forKey key: String) -> Int? {
-            if let positions { return positions[key] }
-            return keys.firstIndex(of: key)
+            switch keyIndex {
+            case nil: return keys.firstIndex { KeyHash.sameBytes($0, key) }
+            case .table(let table): return table.position(of: key, hash: KeyHash.hash(key), in: keys)
+            case .dictionary(let positions): return positions[KeyHash.ExactKey(text: key)]
+            }
         }
 
         /// The value for `key`; setting `nil` removes the key.
@@ -87,34 +131,73 @@ extension ModelValue {
         /// Appends a member whose key the caller knows is not present yet.
         /// Readers use this to skip the lookup for every member.
         mutating func appendNew(key: String, value: ModelValue) {
-            keys.append(key)
-            values.append(value)
-            if positions != nil {
-                positions![key] = keys.count - 1
-            } else if keys.count > Object.indexThreshold {
-                var built = [String: Int](minimumCapacity: keys.count * 2)
-                for (position, key) in keys.enumerated() { built[key] = position }
-                positions = built
-            }
+            _ = appendIfAbsent(key: key, value: value)
         }
 
         /// Appends a member unless `key` is already present, in which case
-        /// nothing changes and the key's position is returned. Readers use this
-        /// to detect repeated keys with a single hash lookup per member.
+        /// nothing changes and the key's position is returned.
         mutating func appendIfAbsent(key: String, value: ModelValue) -> Int? {
-            if positions != nil {
-                let position = keys.count
-                if let existing = positions!.updateValue(position, forKey: key) {
-                    positions![key] = existing
-                    return existing
-                }
+            switch keyIndex {
+            case nil:
+                if let existing = keys.firstIndex(where: { KeyHash.sameBytes($0, key) }) { return existing }
+                keys.append(key)
+                values.append(value)
+                if keys.count > Object.indexThreshold { rebuildIndex() }
+                return nil
+            case .dictionary(var positions):
+                keyIndex = nil
+                defer { keyIndex = .dictionary(positions) }
+                if let existing = positions[KeyHash.ExactKey(text: key)] { return existing }
+                positions[KeyHash.ExactKey(text: key)] = keys.count
                 keys.append(key)
                 values.append(value)
                 return nil
+            case .table(var table):
+                // Release the index's storage while it is changed, so that it is not copied.
+                keyIndex = nil
+                keys.append(key)
+                switch table.insert(position: keys.count - 1, hash: KeyHash.hash(key), in: keys) {
+                case .inserted:
+                    values.append(value)
+                    keyIndex = .table(table)
+                    return nil
+                case .present(let existing):
+                    keys.removeLast()
+                    keyIndex = .table(table)
+                    return existing
+                case .tooManyCollisions:
+                    keys.removeLast()
+                    keyIndex = Object.dictionaryIndex(of: keys).map(Index.dictionary)
+                    return appendIfAbsent(key: key, value: value)
+                }
             }
-            if let existing = keys.firstIndex(of: key) { return existing }
-            appendNew(key: key, value: value)
-            return nil
+        }
+
+        /// Indexes the keys again after a removal or once the object grows large.
+        private mutating func rebuildIndex() {
+            guard keys.count > Object.indexThreshold else {
+                keyIndex = nil
+                return
+            }
+            var table = KeyTable(capacity: keys.count)
+            for position in keys.indices {
+                if case .inserted = table.insert(position: position, hash: KeyHash.hash(keys[position]), in: keys) {
+                    continue
+                }
+                keyIndex = Object.dictionaryIndex(of: keys).map(Index.dictionary)
+                return
+            }
+            keyIndex = .table(table)
+        }
+
+        /// Positions of `keys` in a `Dictionary`, or `nil` if a key repeats.
+        private static func dictionaryIndex(of keys: [String]) -> [KeyHash.ExactKey: Int]? {
+            var positions = [KeyHash.ExactKey: Int](minimumCapacity: keys.count)
+            for (position, key) in keys.enumerated()
+            where positions.updateValue(position, forKey: KeyHash.ExactKey(text: key)) != nil {
+                return nil
+            }
+            return positions
         }
 
         /// Replaces the value at `position`, which must be valid.
@@ -129,15 +212,7 @@ extension ModelValue {
             guard let index = index(forKey: key) else { return nil }
             keys.remove(at: index)
             let old = values.remove(at: index)
-            if positions != nil {
-                if keys.count > Object.indexThreshold {
-                    var built = [String: Int](minimumCapacity: keys.count * 2)
-                    for (position, key) in keys.enumerated() { built[key] = position }
-                    positions = built
-                } else {
-                    positions = nil
-                }
-            }
+            if keyIndex != nil { rebuildIndex() }
             return old
         }
 
@@ -145,7 +220,7 @@ extension ModelValue {
         public mutating func removeAll() {
             keys.removeAll()
             values.removeAll()
-            positions = nil
+            keyIndex = nil
         }
 
         /// The members as a `Dictionary` (which forgets their order).
@@ -187,7 +262,7 @@ extension ModelValue.Object: ExpressibleByDictionaryLiteral {
 extension ModelValue.Object: Equatable {
     public static func == (lhs: ModelValue.Object, rhs: ModelValue.Object) -> Bool {
         guard lhs.count == rhs.count else { return false }
-        if lhs.keys == rhs.keys { return lhs.values == rhs.values }
+        if lhs.keys.elementsEqual(rhs.keys, by: KeyHash.sameBytes) { return lhs.values == rhs.values }
         for (key, value) in lhs {
             guard let other = rhs[key], other == value else { return false }
         }

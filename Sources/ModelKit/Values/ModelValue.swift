@@ -38,7 +38,7 @@ public enum ModelValue: Sendable {
     /// An ordered list of values.
     case array([ModelValue])
     /// String keys mapped to values, in insertion order.
-    case object(Object)
+    indirect case object(Object)
 }
 
 extension ModelValue {

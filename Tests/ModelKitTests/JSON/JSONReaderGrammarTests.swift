@@ -135,6 +135,10 @@ import Testing
         let many = "{" + (0..<20).map { "\"k\($0)\":\($0)" }.joined(separator: ",") + ",\"k7\":0}"
         #expect(readFailure(many)?.message == #"duplicate key "k7" in object"#)
         #expect(readFailure(#"{"x":[{"a":1,"a":1}]}"#)?.keyPath.description == "x[0]")
+        // The same key, once escaped: keys compare by their text, not their spelling.
+        #expect(readFailure(#"{"é":1,"\u00e9":2}"#)?.message == #"duplicate key "é" in object"#)
+        let escapedMany = "{" + (0..<20).map { "\"k\($0)\":\($0)" }.joined(separator: ",") + ",\"\\u006b7\":0}"
+        #expect(readFailure(escapedMany)?.message == #"duplicate key "k7" in object"#)
     }
 
     @Test func lastWinsKeepsTheFirstPositionAndTheLastValue() throws {
