@@ -240,32 +240,32 @@ struct JSONReader {
 
     /// Moves the last `count` keys into an exactly sized array.
     private mutating func takeKeys(_ count: Int) -> [String] {
-        guard count > 0 else { return [] }
+        var taken: [String] = []
+        taken.reserveCapacity(count)
         let start = keys.count - count
         // Move rather than copy, leaving trivial placeholders, so that no key is retained and released.
-        let taken = keys.withUnsafeMutableBufferPointer { stack in
-            [String](unsafeUninitializedCapacity: count) { buffer, initialized in
-                buffer.baseAddress!.moveInitialize(from: stack.baseAddress! + start, count: count)
-                (stack.baseAddress! + start).initialize(repeating: "", count: count)
-                initialized = count
+        keys.withUnsafeMutableBufferPointer { stack in
+            for offset in 0..<count {
+                taken.append((stack.baseAddress! + start + offset).move())
+                (stack.baseAddress! + start + offset).initialize(to: "")
             }
         }
-        keys.removeLast(count)
+        for _ in 0..<count { keys.removeLast() }
         return taken
     }
 
     /// Moves the values from `start` to the end of the value stack into an exactly sized array.
     private mutating func takeValues(from start: Int) -> [ModelValue] {
         let count = values.count - start
-        guard count > 0 else { return [] }
-        let taken = values.withUnsafeMutableBufferPointer { stack in
-            [ModelValue](unsafeUninitializedCapacity: count) { buffer, initialized in
-                buffer.baseAddress!.moveInitialize(from: stack.baseAddress! + start, count: count)
-                (stack.baseAddress! + start).initialize(repeating: .null, count: count)
-                initialized = count
+        var taken: [ModelValue] = []
+        taken.reserveCapacity(count)
+        values.withUnsafeMutableBufferPointer { stack in
+            for offset in 0..<count {
+                taken.append((stack.baseAddress! + start + offset).move())
+                (stack.baseAddress! + start + offset).initialize(to: .null)
             }
         }
-        values.removeLast(count)
+        for _ in 0..<count { values.removeLast() }
         return taken
     }
 
