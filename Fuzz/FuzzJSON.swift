@@ -8,7 +8,8 @@ import Foundation
 //   the input (a crash, a hang or a wild read is a finding);
 // - a value that reads writes back, in every output style, to text that reads
 //   as an equal value;
-// - writing is a fixed point: writing what was read back gives the same bytes.
+// - writing is a fixed point: writing what was read back gives the same bytes;
+// - every object finds each of its keys at its own position.
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzJSON(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
@@ -48,5 +49,24 @@ public func fuzzJSON(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
         }
     }
     _ = try? value.jsonString()
+    checkKeyIndexes(value)
     return 0
+}
+
+/// Every key of every object is found at its own position, without recursion.
+func checkKeyIndexes(_ root: ModelValue) {
+    var pending = [root]
+    while let value = pending.popLast() {
+        switch value {
+        case .array(let elements): pending.append(contentsOf: elements)
+        case .object(let members):
+            for (position, key) in members.keys.enumerated() {
+                guard members.index(forKey: key) == position else {
+                    fatalError("key \(key) not found at its position \(position) in \(members.keys)")
+                }
+            }
+            pending.append(contentsOf: members.values)
+        default: break
+        }
+    }
 }

@@ -149,9 +149,12 @@ extension JSONReader {
             let byte = base[index]
             if byte == JSONByte.quote {
                 position = index + 1
-                // Escapes only ever add well-formed UTF-8, so any fault lies in the input's own bytes.
-                if let invalid = firstInvalidUTF8(from: start, to: index) { throw invalidUTF8Error(at: invalid) }
-                return String(decoding: scratch, as: UTF8.self)
+                // Escapes only ever add whole, well-formed sequences, so the decoded
+                // bytes are valid exactly when the input's own bytes are.
+                guard let string = String(validating: scratch, as: UTF8.self) else {
+                    throw invalidUTF8Error(at: firstInvalidUTF8(from: start, to: index) ?? start)
+                }
+                return string
             } else if byte == JSONByte.backslash {
                 index = try readEscape(at: index, stringStart: start - 1)
             } else {
