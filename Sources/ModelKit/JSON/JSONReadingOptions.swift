@@ -16,7 +16,8 @@ public struct JSONReadingOptions: Sendable, Hashable {
     /// RFC 8259 says the names in an object *should* be unique and leaves the
     /// behaviour for repeats to each implementation; parsers disagree, so a
     /// document with repeated keys means different things to different
-    /// programs.
+    /// programs. Two keys repeat when their text is the same, Unicode scalar
+    /// for scalar (RFC 8259 §8.3): `"é"` and `"e\u0301"` do not.
     public enum DuplicateKeyPolicy: Sendable, Hashable {
         /// Throw a ``ModelError`` with code ``ModelError/Code/malformedDocument``
         /// that names the repeated key and where it appears. The default.
