@@ -101,23 +101,56 @@ extension JSONWriter {
             return
         }
         let escapesSlashes = options.escapesSlashes
+        let length = utf8.count
         var runStart = 0
         var index = 0
-        while index < utf8.count {
-            let byte = source[index]
-            if byte >= 0x20, byte != JSONByte.quote, byte != JSONByte.backslash,
-                byte != JSONByte.slash || !escapesSlashes
-            {
-                index += 1
-                continue
-            }
+        while true {
+            index = JSONWriter.nextEscape(in: source, from: index, count: length, escapesSlashes: escapesSlashes)
+            guard index < length else { break }
             append(UnsafeBufferPointer(start: source + runStart, count: index - runStart))
-            writeEscape(for: byte)
+            writeEscape(for: source[index])
             index += 1
             runStart = index
         }
-        append(UnsafeBufferPointer(start: source + runStart, count: index - runStart))
+        append(UnsafeBufferPointer(start: source + runStart, count: length - runStart))
         append(JSONByte.quote)
+    }
+
+    /// The index of the first byte at or after `index` that must be escaped
+    /// (a control character, `"`, `\`, and `/` when slashes are escaped), or `count`.
+    @inline(__always)
+    private static func nextEscape(
+        in source: UnsafePointer<UInt8>, from index: Int, count: Int, escapesSlashes: Bool
+    ) -> Int {
+        var index = index
+        // Eight bytes at a time, as the reader scans strings: (x - 0x01…) & ~x
+        // flags zero bytes of x, so XOR with a byte pattern flags that byte;
+        // (x - 0x20…) & ~x flags bytes below 0x20. The lowest flag is exact.
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        while index + 8 <= count {
+            let word = UInt64(littleEndian: UnsafeRawPointer(source + index).loadUnaligned(as: UInt64.self))
+            let quotes = word ^ (ones &* 0x22)
+            let backslashes = word ^ (ones &* 0x5C)
+            var special = (quotes &- ones) & ~quotes | (backslashes &- ones) & ~backslashes | (word &- ones &* 0x20) & ~word
+            if escapesSlashes {
+                let slashes = word ^ (ones &* 0x2F)
+                special |= (slashes &- ones) & ~slashes
+            }
+            special &= highs
+            if special != 0 { return index + special.trailingZeroBitCount >> 3 }
+            index += 8
+        }
+        while index < count {
+            let byte = source[index]
+            if byte < 0x20 || byte == JSONByte.quote || byte == JSONByte.backslash
+                || (byte == JSONByte.slash && escapesSlashes)
+            {
+                return index
+            }
+            index += 1
+        }
+        return count
     }
 
     private mutating func writeEscape(for byte: UInt8) {
