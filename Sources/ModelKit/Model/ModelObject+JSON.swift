@@ -20,3 +20,24 @@ extension ModelObject {
         try ModelValue.object(encodedRoot()).jsonString(options: options)
     }
 }
+
+extension ModelObject {
+    /// Applies a JSON document to this new object: straight from the bytes
+    /// with `JSONModelDecoder` when it can, otherwise (and for every error,
+    /// which the direct path leaves to this one) through `ModelValue`.
+    func loadJSON(_ json: Data, options: JSONReadingOptions) throws {
+        let direct: JSONModelDecoder.Members? = json.withUnsafeBytes { raw in
+            var decoder = JSONModelDecoder(raw.bindMemory(to: UInt8.self), options: options)
+            return try? decoder.decodeRoot(of: self)
+        }
+        guard let direct else {
+            try load(ModelValue(json: json, options: options))
+            return
+        }
+        withState { state in
+            state.values = direct.values
+            state.bag = direct.bag
+            if let newer = direct.newerVersion { state.loadedNewerVersion = newer }
+        }
+    }
+}

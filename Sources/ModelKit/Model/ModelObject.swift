@@ -205,7 +205,7 @@ open class ModelObject: @unchecked Sendable {
     ///   document, or the key path of a bad value.
     public required convenience init(json: Data, options: JSONReadingOptions = JSONReadingOptions()) throws {
         self.init()
-        try load(ModelValue(json: json, options: options))
+        try loadJSON(json, options: options)
     }
 
     /// Creates an object from a JSON or property-list file, whichever the
