@@ -138,7 +138,7 @@ final class ClassLayout: Sendable {
         }
         let found = levels.reversed().flatMap { $0 }
         let count = found.count
-        let base = stack.values.count - count
+        let base = stack.count - count
 
         var problems: [String] = []
         var slots = [Slot?](repeating: nil, count: count)
