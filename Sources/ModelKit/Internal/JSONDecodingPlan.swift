@@ -1,6 +1,6 @@
 import Foundation
 
-/// What the direct JSON decoder (`JSONModelDecoder`) needs to know about one
+/// What the direct JSON decoder (`JSONModelDecoder`) and encoder (`JSONModelEncoder`) need to know about one
 /// class, worked out once with its `ClassLayout`: how to find a member's slot
 /// from the bytes of its key, and how each slot reads its value.
 final class JSONDecodingPlan: Sendable {
@@ -103,7 +103,7 @@ final class JSONDecodingPlan: Sendable {
     }
 }
 
-/// How the direct JSON decoder reads one slot's value: common scalars
+/// How the direct JSON decoder reads, and the encoder writes, one slot's value: common scalars
 /// straight from the bytes, models and their common containers member by
 /// member, anything else as a `ModelValue` through the slot's codec.
 enum JSONSlotKind: Sendable {
@@ -111,10 +111,11 @@ enum JSONSlotKind: Sendable {
     case optionalInt, optionalString, optionalBool, optionalDouble
     /// A model of this class (or a registered subclass).
     case model(ModelObject.Type)
-    /// An optional model; `wrap` makes the slot's `Optional` value.
-    case optionalModel(ModelObject.Type, wrap: @Sendable (ModelObject?) -> Any)
-    /// An array of models; `wrap` makes the slot's `Array` value.
-    case modelArray(ModelObject.Type, wrap: @Sendable ([ModelObject]) -> Any)
+    /// An optional model; `wrap` makes the slot's `Optional` value, `unwrap` takes it apart.
+    case optionalModel(
+        ModelObject.Type, wrap: @Sendable (ModelObject?) -> Any, unwrap: @Sendable (Any) -> ModelObject?)
+    /// An array of models; `wrap` makes the slot's `Array` value, `unwrap` takes it apart.
+    case modelArray(ModelObject.Type, wrap: @Sendable ([ModelObject]) -> Any, unwrap: @Sendable (Any) -> [ModelObject])
     case generic
 
     static func of(_ type: Any.Type) -> JSONSlotKind {
@@ -143,12 +144,16 @@ extension ModelObject: JSONModelShape {
 
 extension Optional: JSONModelShape where Wrapped: ModelObject {
     static var jsonSlotKind: JSONSlotKind {
-        .optionalModel(Wrapped.self, wrap: { model in model.map { unsafeDowncast($0, to: Wrapped.self) } as Any })
+        .optionalModel(
+            Wrapped.self, wrap: { model in model.map { unsafeDowncast($0, to: Wrapped.self) } as Any },
+            unwrap: { value in value as! Wrapped? })
     }
 }
 
 extension Array: JSONModelShape where Element: ModelObject {
     static var jsonSlotKind: JSONSlotKind {
-        .modelArray(Element.self, wrap: { models in models.map { unsafeDowncast($0, to: Element.self) } as Any })
+        .modelArray(
+            Element.self, wrap: { models in models.map { unsafeDowncast($0, to: Element.self) } as Any },
+            unwrap: { value in value as! [Element] })
     }
 }

@@ -17,10 +17,15 @@
 ///   its key path, line and column, exactly as before. So it may refuse more
 ///   than the existing path, never less.
 ///
-/// It recurses once per nested container it reads itself, at most
-/// ``JSONReadingOptions/maximumDepth`` deep, as the depth it counts is
-/// checked before every container it opens.
+/// It recurses once per container it reads itself, and only
+/// `directDepth` containers deep: deeper models go through the `ModelValue`
+/// path, whose reader never recurses, so a document nested past
+/// ``JSONReadingOptions/maximumDepth`` meets the nesting error with little
+/// stack used, even on a thread with a small stack.
 struct JSONModelDecoder {
+    /// The deepest container read directly.
+    static let directDepth = 32
+
     /// The members of one object, decoded but not yet applied.
     struct Members {
         var values: ContiguousArray<Any>
@@ -173,6 +178,7 @@ struct JSONModelDecoder {
     /// Reads a model of `type` at the cursor, member by member, or through the
     /// `ModelValue` path when it needs what only that path does.
     private mutating func decodeModel(_ type: ModelObject.Type) throws -> ModelObject {
+        guard depth < Self.directDepth else { return try type.decoded(from: readSubtree()) }
         let start = reader.position
         let startDepth = depth
         let object = type.init()
@@ -194,6 +200,10 @@ struct JSONModelDecoder {
 
     /// Reads an array of models of `type` at the cursor.
     private mutating func decodeModels(_ type: ModelObject.Type) throws -> [ModelObject] {
+        guard depth < Self.directDepth else {
+            guard case .array(let elements) = try readSubtree() else { throw Failure() }
+            return try elements.map { try type.decoded(from: $0) }
+        }
         try enterContainer()
         var models: [ModelObject] = []
         if current == JSONByte.closeBracket {
@@ -229,9 +239,9 @@ struct JSONModelDecoder {
         switch kind {
         case .model(let type) where byte == JSONByte.openBrace:
             return try decodeModel(type)
-        case .optionalModel(let type, let wrap) where byte == JSONByte.openBrace:
+        case .optionalModel(let type, let wrap, _) where byte == JSONByte.openBrace:
             return wrap(try decodeModel(type))
-        case .modelArray(let type, let wrap) where byte == JSONByte.openBracket:
+        case .modelArray(let type, let wrap, _) where byte == JSONByte.openBracket:
             return wrap(try decodeModels(type))
         case .string where byte == JSONByte.quote:
             return try reader.readString()

@@ -12,12 +12,42 @@ extension ModelObject {
     ///   number, named by its key path), a cycle in the graph of models, or a
     ///   class with declaration problems.
     public func jsonData(options: JSONWritingOptions = JSONWritingOptions()) throws -> Data {
-        try ModelValue.object(encodedRoot()).jsonData(options: options)
+        guard var writer = directlyFilledWriter(options: options) else {
+            return try ModelValue.object(encodedRoot()).jsonData(options: options)
+        }
+        return writer.takeData()
     }
 
     /// The saved form as a JSON string; see ``jsonData(options:)``.
     public func jsonString(options: JSONWritingOptions = JSONWritingOptions()) throws -> String {
-        try ModelValue.object(encodedRoot()).jsonString(options: options)
+        guard var writer = directlyFilledWriter(options: options) else {
+            return try ModelValue.object(encodedRoot()).jsonString(options: options)
+        }
+        return writer.takeString()
+    }
+
+    /// A writer holding this object's JSON, written straight from the slots
+    /// by `JSONModelEncoder`; `nil` on any failure, which the `ModelValue`
+    /// path then reports.
+    private func directlyFilledWriter(options: JSONWritingOptions) -> JSONWriter? {
+        // Values the encoder converts with their codecs record failures
+        // inside nested models here, as encodedRoot() expects.
+        let guardian = EncodingGuard.current
+        let outer = guardian.failure
+        guardian.failure = nil
+        defer { guardian.failure = outer }
+        var encoder = JSONModelEncoder(options: options)
+        do {
+            try encoder.writeModel(self)
+        } catch {
+            encoder.writer.deallocate()
+            return nil
+        }
+        guard guardian.failure == nil else {
+            encoder.writer.deallocate()
+            return nil
+        }
+        return encoder.writer
     }
 }
 
