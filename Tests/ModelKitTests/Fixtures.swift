@@ -88,3 +88,30 @@ final class Album: ModelObject, @unchecked Sendable {
 let registerFixtures: Void = {
     ModelObject.register(Photo.self, Video.self, Stranger.self)
 }()
+
+/// Every slot shape the direct JSON paths handle themselves (the common
+/// scalars, their optionals, models alone, optional and in arrays) next to
+/// shapes they hand to the codecs.
+final class Record: ModelObject, @unchecked Sendable {
+    @Saved var title = "untitled"
+    @Saved var count = 0
+    @Saved var isDone = false
+    @Saved var ratio = 0.5
+    @Saved var note: String? = nil
+    @Saved var rank: Int? = 7
+    @Saved var flag: Bool? = nil
+    @Saved var weight: Double? = nil
+    @Saved var child: Record? = nil
+    @Saved var children: [Record] = []
+    @Saved var tags: [String] = []
+    @Saved var due: Date? = nil
+    @Saved(dateStrategy: .millisecondsSince1970) var stamp = Date(timeIntervalSince1970: 0)
+    @Saved var scores: [String: Int] = [:]
+    @Saved var small: Int8 = 0
+}
+
+/// A class with a key outside ASCII, which Swift may match by canonical equivalence.
+final class Accented: ModelObject, @unchecked Sendable {
+    @Saved("café") var cafe = ""
+    @Saved var plain = 0
+}

@@ -39,6 +39,8 @@ final class ClassLayout: Sendable {
     /// Problems with the declarations; an object of a class with problems can
     /// be created, but not saved or loaded.
     let problems: [String]
+    /// Key lookup from bytes and per-slot readers for the direct JSON decoder.
+    let jsonPlan: JSONDecodingPlan
 
     var slotCount: Int { slots.count }
 
@@ -68,6 +70,7 @@ final class ClassLayout: Sendable {
         typeKey = settings ? type.typeKey : nil
         dateStrategy = settings ? type.dateStrategy : .iso8601
         self.problems = problems
+        jsonPlan = JSONDecodingPlan(slots: slots, savedOrder: savedOrder, versionKey: versionKey, typeKey: typeKey)
     }
 
     /// The declaration error, if the class has problems.
@@ -135,7 +138,7 @@ final class ClassLayout: Sendable {
         }
         let found = levels.reversed().flatMap { $0 }
         let count = found.count
-        let base = stack.values.count - count
+        let base = stack.count - count
 
         var problems: [String] = []
         var slots = [Slot?](repeating: nil, count: count)

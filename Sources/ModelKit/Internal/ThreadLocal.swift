@@ -10,12 +10,13 @@
 /// the thread ends. Built on POSIX thread-specific data, which every platform
 /// ModelKit supports has.
 final class ThreadLocal<Value: AnyObject>: @unchecked Sendable {
-    // The key is written once in init and only read afterwards.
-    private var key = pthread_key_t()
+    // A constant, so that reading it needs no exclusivity check.
+    private let key: pthread_key_t
     private let make: @Sendable () -> Value
 
     init(_ make: @escaping @Sendable () -> Value) {
         self.make = make
+        var key = pthread_key_t()
         let status = pthread_key_create(&key) { pointer in
             #if canImport(Darwin)
                 Unmanaged<AnyObject>.fromOpaque(pointer).release()
@@ -24,6 +25,7 @@ final class ThreadLocal<Value: AnyObject>: @unchecked Sendable {
             #endif
         }
         precondition(status == 0, "ModelKit: pthread_key_create failed (\(status))")
+        self.key = key
     }
 
     /// This thread's instance.

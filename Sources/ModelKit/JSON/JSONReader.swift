@@ -77,10 +77,25 @@ struct JSONReader {
         return UnsafePointer(pointer)
     }()
 
+    /// Containers already open around the value being read, counted against
+    /// ``JSONReadingOptions/maximumDepth``: set by a caller that reads the
+    /// containers outside it itself (the direct model decoder).
+    var outerDepth = 0
+
     /// Reads the whole input as one JSON text followed only by whitespace.
     mutating func readDocument() throws(ModelError) -> ModelValue {
         // RFC 8259 §8.1: a parser MAY ignore a leading byte order mark.
         if count >= 3, base[0] == 0xEF, base[1] == 0xBB, base[2] == 0xBF { position = 3 }
+        let value = try readValue()
+        skipWhitespace()
+        guard position == count else {
+            throw error("expected end of input after the top-level value", at: position)
+        }
+        return value
+    }
+
+    /// Reads one value (after any whitespace) and stops right after it.
+    mutating func readValue() throws(ModelError) -> ModelValue {
         var value: ModelValue
         readValue: while true {
             skipWhitespace()
@@ -160,17 +175,13 @@ struct JSONReader {
                     }
                 }
             }
-            skipWhitespace()
-            guard position == count else {
-                throw error("expected end of input after the top-level value", at: position)
-            }
             return value
         }
     }
 
     /// Pushes a frame for the array or object whose bracket is at `position`.
     private mutating func openContainer(isObject: Bool) throws(ModelError) {
-        guard frames.count < options.maximumDepth else {
+        guard frames.count + outerDepth < options.maximumDepth else {
             var failure = error(
                 "arrays and objects nested deeper than \(options.maximumDepth) levels",
                 at: position, includingCurrentMember: true)

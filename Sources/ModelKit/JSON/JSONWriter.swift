@@ -34,6 +34,10 @@ struct JSONWriter {
     var count = 0
     let options: JSONWritingOptions
     private let indent: Int
+    /// Containers already open around the value being written, for the
+    /// indentation of pretty output: set by a caller that writes the
+    /// containers outside it itself (the direct model encoder).
+    var baseDepth = 0
 
     init(options: JSONWritingOptions, initialCapacity: Int = 4096) {
         self.options = options
@@ -150,7 +154,7 @@ struct JSONWriter {
         keys.indices.sorted { keys[$0].utf8.lexicographicallyPrecedes(keys[$1].utf8) }
     }
 
-    private mutating func writeKey(_ key: String) {
+    mutating func writeKey(_ key: String) {
         writeString(key)
         if options.prettyPrinted {
             appendASCII(JSONByte.colon, JSONByte.space)
@@ -161,9 +165,9 @@ struct JSONWriter {
 
     /// For pretty output, a line feed and the indentation of `depth`.
     @inline(__always)
-    private mutating func startLine(depth: Int) {
+    mutating func startLine(depth: Int) {
         guard options.prettyPrinted else { return }
-        let spaces = depth * indent
+        let spaces = (depth + baseDepth) * indent
         reserve(spaces + 1)
         buffer[count] = JSONByte.lineFeed
         (buffer + count + 1).initialize(repeating: JSONByte.space, count: spaces)

@@ -12,11 +12,62 @@ extension ModelObject {
     ///   number, named by its key path), a cycle in the graph of models, or a
     ///   class with declaration problems.
     public func jsonData(options: JSONWritingOptions = JSONWritingOptions()) throws -> Data {
-        try ModelValue.object(encodedRoot()).jsonData(options: options)
+        guard var writer = directlyFilledWriter(options: options) else {
+            return try ModelValue.object(encodedRoot()).jsonData(options: options)
+        }
+        return writer.takeData()
     }
 
     /// The saved form as a JSON string; see ``jsonData(options:)``.
     public func jsonString(options: JSONWritingOptions = JSONWritingOptions()) throws -> String {
-        try ModelValue.object(encodedRoot()).jsonString(options: options)
+        guard var writer = directlyFilledWriter(options: options) else {
+            return try ModelValue.object(encodedRoot()).jsonString(options: options)
+        }
+        return writer.takeString()
+    }
+
+    /// A writer holding this object's JSON, written straight from the slots
+    /// by `JSONModelEncoder`; `nil` on any failure, which the `ModelValue`
+    /// path then reports.
+    private func directlyFilledWriter(options: JSONWritingOptions) -> JSONWriter? {
+        // Values the encoder converts with their codecs record failures
+        // inside nested models here, as encodedRoot() expects.
+        let guardian = EncodingGuard.current
+        let outer = guardian.failure
+        guardian.failure = nil
+        defer { guardian.failure = outer }
+        var encoder = JSONModelEncoder(options: options)
+        do {
+            try encoder.writeModel(self)
+        } catch {
+            encoder.writer.deallocate()
+            return nil
+        }
+        guard guardian.failure == nil else {
+            encoder.writer.deallocate()
+            return nil
+        }
+        return encoder.writer
+    }
+}
+
+extension ModelObject {
+    /// Applies a JSON document to this new object: straight from the bytes
+    /// with `JSONModelDecoder` when it can, otherwise (and for every error,
+    /// which the direct path leaves to this one) through `ModelValue`.
+    func loadJSON(_ json: Data, options: JSONReadingOptions) throws {
+        let direct: JSONModelDecoder.Members? = json.withUnsafeBytes { raw in
+            var decoder = JSONModelDecoder(raw.bindMemory(to: UInt8.self), options: options)
+            return try? decoder.decodeRoot(of: self)
+        }
+        guard let direct else {
+            try load(ModelValue(json: json, options: options))
+            return
+        }
+        withState { state in
+            state.values = direct.values
+            state.bag = direct.bag
+            if let newer = direct.newerVersion { state.loadedNewerVersion = newer }
+        }
     }
 }

@@ -55,8 +55,10 @@ open class ModelObject: @unchecked Sendable {
     /// A new object has no changes.
     public required init() {
         let stack = ConstructionStack.current
-        if let layout = ClassLayout.cached(Swift.type(of: self)) {
-            let base = stack.values.count - layout.slotCount
+        let type = Swift.type(of: self)
+        if let layout = stack.lastLayout.flatMap({ $0.type == type ? $0 : nil }) ?? ClassLayout.cached(type) {
+            stack.lastLayout = layout
+            let base = stack.count - layout.slotCount
             precondition(base >= 0, "ModelKit: \(Swift.type(of: self)) was constructed without its @Saved values")
             self.layout = layout
             slotBase = base
@@ -69,7 +71,7 @@ open class ModelObject: @unchecked Sendable {
             slotBase = 0
             state = Mutex(ModelState(values: []))
             let discovered = ClassLayout.discover(self, stack: stack)
-            let base = stack.values.count - discovered.slotCount
+            let base = stack.count - discovered.slotCount
             let values = stack.take(from: base)
             withState { $0.values = values }
             layout = discovered
@@ -205,7 +207,7 @@ open class ModelObject: @unchecked Sendable {
     ///   document, or the key path of a bad value.
     public required convenience init(json: Data, options: JSONReadingOptions = JSONReadingOptions()) throws {
         self.init()
-        try load(ModelValue(json: json, options: options))
+        try loadJSON(json, options: options)
     }
 
     /// Creates an object from a JSON or property-list file, whichever the

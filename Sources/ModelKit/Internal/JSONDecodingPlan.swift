@@ -1,0 +1,159 @@
+import Foundation
+
+/// What the direct JSON decoder (`JSONModelDecoder`) and encoder (`JSONModelEncoder`) need to know about one
+/// class, worked out once with its `ClassLayout`: how to find a member's slot
+/// from the bytes of its key, and how each slot reads its value.
+final class JSONDecodingPlan: Sendable {
+    /// What a key names: a slot (its offset, 0 or more) or a metadata key.
+    static let versionTarget = -1
+    static let typeTarget = -2
+
+    /// Every key's UTF-8 bytes, one after another.
+    private let keyBytes: [UInt8]
+    /// Per entry: where its key starts in `keyBytes`, its length, and its target.
+    private let keyStarts: [Int]
+    private let keyLengths: [Int]
+    let targets: [Int]
+    /// Open-addressing table of entry indices (-1: empty), a power of two long.
+    private let buckets: [Int]
+    /// Whether every key is ASCII. Only then does a key whose bytes match no
+    /// entry surely name nothing: Swift compares strings by canonical
+    /// equivalence, which can equate a non-ASCII key with other bytes.
+    let keysAreASCII: Bool
+    /// How each slot, by offset, reads its value.
+    let kinds: [JSONSlotKind]
+
+    init(slots: [ClassLayout.Slot], savedOrder: [Int], versionKey: String?, typeKey: String?) {
+        var entries: [(key: String, target: Int)] = []
+        if let typeKey { entries.append((typeKey, Self.typeTarget)) }
+        if let versionKey { entries.append((versionKey, Self.versionTarget)) }
+        var listed: Set<String> = []
+        for offset in savedOrder where listed.insert(slots[offset].key).inserted {
+            entries.append((slots[offset].key, offset))
+        }
+        var bytes: [UInt8] = []
+        var starts: [Int] = []
+        var lengths: [Int] = []
+        var targets: [Int] = []
+        var ascii = true
+        for entry in entries {
+            let utf8 = Array(entry.key.utf8)
+            starts.append(bytes.count)
+            lengths.append(utf8.count)
+            targets.append(entry.target)
+            bytes.append(contentsOf: utf8)
+            if utf8.contains(where: { $0 >= 0x80 }) { ascii = false }
+        }
+        var size = 8
+        while size < entries.count * 2 { size *= 2 }
+        var table = [Int](repeating: -1, count: size)
+        for index in entries.indices {
+            let hash = bytes.withUnsafeBufferPointer { buffer in
+                Self.hash(buffer.baseAddress! + starts[index], count: lengths[index])
+            }
+            var bucket = hash & (size - 1)
+            while table[bucket] >= 0 { bucket = (bucket + 1) & (size - 1) }
+            table[bucket] = index
+        }
+        keyBytes = bytes
+        keyStarts = starts
+        keyLengths = lengths
+        self.targets = targets
+        buckets = table
+        keysAreASCII = ascii
+        kinds = slots.map { JSONSlotKind.of($0.codec.valueType) }
+    }
+
+    var entryCount: Int { targets.count }
+
+    /// The entry whose key is exactly the `count` bytes at `key`, trying
+    /// `predicted` (the entry after the previous member's) first.
+    @inline(__always)
+    func entry(matching key: UnsafePointer<UInt8>, count: Int, predicted: Int) -> Int? {
+        if predicted < keyLengths.count, matches(predicted, key, count) { return predicted }
+        return lookUp(key, count: count)
+    }
+
+    private func lookUp(_ key: UnsafePointer<UInt8>, count: Int) -> Int? {
+        let mask = buckets.count - 1
+        var bucket = Self.hash(key, count: count) & mask
+        while true {
+            let index = buckets[bucket]
+            if index < 0 { return nil }
+            if matches(index, key, count) { return index }
+            bucket = (bucket + 1) & mask
+        }
+    }
+
+    @inline(__always)
+    private func matches(_ index: Int, _ key: UnsafePointer<UInt8>, _ count: Int) -> Bool {
+        guard keyLengths[index] == count else { return false }
+        return keyBytes.withUnsafeBufferPointer { buffer in
+            memcmp(buffer.baseAddress! + keyStarts[index], key, count) == 0
+        }
+    }
+
+    /// FNV-1a: keys are short, so a simple byte-at-a-time hash does.
+    private static func hash(_ key: UnsafePointer<UInt8>, count: Int) -> Int {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for index in 0..<count {
+            hash = (hash ^ UInt64(key[index])) &* 0x0000_0100_0000_01B3
+        }
+        return Int(truncatingIfNeeded: hash ^ (hash >> 29))
+    }
+}
+
+/// How the direct JSON decoder reads, and the encoder writes, one slot's value: common scalars
+/// straight from the bytes, models and their common containers member by
+/// member, anything else as a `ModelValue` through the slot's codec.
+enum JSONSlotKind: Sendable {
+    case int, string, bool, double
+    case optionalInt, optionalString, optionalBool, optionalDouble
+    /// A model of this class (or a registered subclass).
+    case model(ModelObject.Type)
+    /// An optional model; `wrap` makes the slot's `Optional` value, `unwrap` takes it apart.
+    case optionalModel(
+        ModelObject.Type, wrap: @Sendable (ModelObject?) -> Any, unwrap: @Sendable (Any) -> ModelObject?)
+    /// An array of models; `wrap` makes the slot's `Array` value, `unwrap` takes it apart.
+    case modelArray(ModelObject.Type, wrap: @Sendable ([ModelObject]) -> Any, unwrap: @Sendable (Any) -> [ModelObject])
+    case generic
+
+    static func of(_ type: Any.Type) -> JSONSlotKind {
+        switch ObjectIdentifier(type) {
+        case ObjectIdentifier(Int.self): return .int
+        case ObjectIdentifier(String.self): return .string
+        case ObjectIdentifier(Bool.self): return .bool
+        case ObjectIdentifier(Double.self): return .double
+        case ObjectIdentifier(Int?.self): return .optionalInt
+        case ObjectIdentifier(String?.self): return .optionalString
+        case ObjectIdentifier(Bool?.self): return .optionalBool
+        case ObjectIdentifier(Double?.self): return .optionalDouble
+        default: return (type as? any JSONModelShape.Type)?.jsonSlotKind ?? .generic
+        }
+    }
+}
+
+/// A slot type holding models in a shape the direct JSON decoder builds itself.
+protocol JSONModelShape {
+    static var jsonSlotKind: JSONSlotKind { get }
+}
+
+extension ModelObject: JSONModelShape {
+    static var jsonSlotKind: JSONSlotKind { .model(self) }
+}
+
+extension Optional: JSONModelShape where Wrapped: ModelObject {
+    static var jsonSlotKind: JSONSlotKind {
+        .optionalModel(
+            Wrapped.self, wrap: { model in model.map { unsafeDowncast($0, to: Wrapped.self) } as Any },
+            unwrap: { value in value as! Wrapped? })
+    }
+}
+
+extension Array: JSONModelShape where Element: ModelObject {
+    static var jsonSlotKind: JSONSlotKind {
+        .modelArray(
+            Element.self, wrap: { models in models.map { unsafeDowncast($0, to: Element.self) } as Any },
+            unwrap: { value in value as! [Element] })
+    }
+}

@@ -1,0 +1,278 @@
+/// Reads JSON straight into model objects, without building a ``ModelValue``
+/// for the objects it decodes.
+///
+/// For each member of a model object it finds the slot from the key's bytes
+/// (`JSONDecodingPlan`), reads common scalars straight from the bytes, reads
+/// nested models (alone, optional or in arrays) the same way, and reads
+/// anything else, and the keys the class does not save, as a `ModelValue`
+/// with the `JSONReader` and converts it with the slot's codec, exactly as
+/// ``ModelObject/decodePending(_:)`` does.
+///
+/// It is a fast path, not a second definition of loading:
+/// - Where it cannot honour a case cheaply (an upgrade to run, a type key
+///   naming a subclass, a repeated key), it reads that object as a
+///   `ModelValue` and decodes it through the existing path.
+/// - It reports no errors of its own: any failure makes the caller read the
+///   whole document again through `ModelValue`, which throws the error with
+///   its key path, line and column, exactly as before. So it may refuse more
+///   than the existing path, never less.
+///
+/// It recurses once per container it reads itself, and only
+/// `directDepth` containers deep: deeper models go through the `ModelValue`
+/// path, whose reader never recurses, so a document nested past
+/// ``JSONReadingOptions/maximumDepth`` meets the nesting error with little
+/// stack used, even on a thread with a small stack.
+struct JSONModelDecoder {
+    /// The deepest container read directly.
+    static let directDepth = 32
+
+    /// The members of one object, decoded but not yet applied.
+    struct Members {
+        var values: ContiguousArray<Any>
+        var bag = ModelValue.Object()
+        var newerVersion: Int?
+    }
+
+    /// Makes the caller fall back to the `ModelValue` path, which reports the real error.
+    struct Failure: Error {}
+
+    var reader: JSONReader
+    /// Containers open around the current position.
+    private var depth = 0
+    private let maximumDepth: Int
+
+    init(_ bytes: UnsafeBufferPointer<UInt8>, options: JSONReadingOptions) {
+        reader = JSONReader(bytes, options: options)
+        maximumDepth = options.maximumDepth
+    }
+
+    /// Decodes the whole document as the members of `object`, without changing it.
+    /// - Returns: the members, or `nil` when the object must go through the `ModelValue` path.
+    mutating func decodeRoot(of object: ModelObject) throws -> Members? {
+        let bytes = reader.base
+        if reader.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { reader.position = 3 }
+        reader.skipWhitespace()
+        guard current == JSONByte.openBrace else { throw Failure() }
+        let values = object.withState { $0.values }
+        guard let members = try decodeMembers(layout: object.layout, values: values) else { return nil }
+        reader.skipWhitespace()
+        guard reader.position == reader.count else { throw Failure() }
+        return members
+    }
+
+    /// The byte at the cursor, or 0 at the end.
+    @inline(__always)
+    private var current: UInt8 {
+        reader.position < reader.count ? reader.base[reader.position] : 0
+    }
+
+    /// Moves past the bracket at the cursor and whitespace, counting a container.
+    @inline(__always)
+    private mutating func enterContainer() throws {
+        guard depth < maximumDepth else { throw Failure() }
+        depth += 1
+        reader.position += 1
+        reader.skipWhitespace()
+    }
+
+    /// Reads a value with the `JSONReader`, counting the containers open around it.
+    private mutating func readSubtree() throws -> ModelValue {
+        reader.outerDepth = depth
+        return try reader.readValue()
+    }
+
+    // MARK: - Objects
+
+    /// Decodes the object at the cursor as the members of a `layout` object
+    /// whose current values are `values`.
+    /// - Returns: `nil` when the object must go through the `ModelValue` path.
+    private mutating func decodeMembers(layout: ClassLayout, values: ContiguousArray<Any>) throws -> Members? {
+        if let error = layout.declarationError { throw error }
+        let plan = layout.jsonPlan
+        var members = Members(values: values)
+        try enterContainer()
+        if current == JSONByte.closeBrace {
+            reader.position += 1
+            depth -= 1
+            return members
+        }
+        var seenSlots = SlotSet()
+        var seenVersion = false
+        var seenType = false
+        var predicted = 0
+        while true {
+            guard current == JSONByte.quote else { throw Failure() }
+            // The key: its entry when it names one, else its text for the bag.
+            var target: Int?
+            var bagKey = ""
+            let keyStart = reader.position + 1
+            var highBits: UInt8 = 0
+            let keyEnd = reader.skipPlainText(from: keyStart, highBits: &highBits)
+            if keyEnd < reader.count, reader.base[keyEnd] == JSONByte.quote,
+                let entry = plan.entry(
+                    matching: reader.base + keyStart, count: keyEnd - keyStart, predicted: predicted)
+            {
+                target = plan.targets[entry]
+                predicted = entry + 1
+                reader.position = keyEnd + 1
+            } else if keyEnd < reader.count, reader.base[keyEnd] == JSONByte.quote, highBits & 0x80 == 0,
+                plan.keysAreASCII
+            {
+                bagKey = String(
+                    decoding: UnsafeBufferPointer(start: reader.base + keyStart, count: keyEnd - keyStart),
+                    as: UTF8.self)
+                reader.position = keyEnd + 1
+            } else {
+                // Escapes, text outside ASCII or a bad key: the reader's string
+                // rules, and Swift's string comparison, as the existing path.
+                let key = try reader.readString()
+                if let offset = layout.offsetsByKey[key] {
+                    target = offset
+                } else if key == layout.versionKey {
+                    target = JSONDecodingPlan.versionTarget
+                } else if key == layout.typeKey {
+                    target = JSONDecodingPlan.typeTarget
+                } else {
+                    bagKey = key
+                }
+            }
+            reader.skipWhitespace()
+            guard current == JSONByte.colon else { throw Failure() }
+            reader.position += 1
+            reader.skipWhitespace()
+
+            // The value.
+            switch target {
+            case .some(let offset) where offset >= 0:
+                guard !seenSlots.contains(offset) else { return nil }
+                seenSlots.insert(offset)
+                members.values[offset] = try readSlot(offset, kind: plan.kinds[offset], layout: layout)
+            case .some(JSONDecodingPlan.versionTarget):
+                guard !seenVersion, case .int(let version) = try readSubtree(), version >= layout.version
+                else { return nil }
+                seenVersion = true
+                if version > layout.version { members.newerVersion = version }
+            case .some:
+                guard !seenType, case .string(let name) = try readSubtree(), name == layout.typeName
+                else { return nil }
+                seenType = true
+            case .none:
+                let value = try readSubtree()
+                guard members.bag.appendIfAbsent(key: bagKey, value: value) == nil else { return nil }
+            }
+
+            reader.skipWhitespace()
+            let next = current
+            reader.position += 1
+            if next == JSONByte.comma {
+                reader.skipWhitespace()
+            } else if next == JSONByte.closeBrace {
+                depth -= 1
+                return members
+            } else {
+                throw Failure()
+            }
+        }
+    }
+
+    /// Reads a model of `type` at the cursor, member by member, or through the
+    /// `ModelValue` path when it needs what only that path does.
+    private mutating func decodeModel(_ type: ModelObject.Type) throws -> ModelObject {
+        guard depth < Self.directDepth else { return try type.decoded(from: readSubtree()) }
+        let start = reader.position
+        let startDepth = depth
+        let object = type.init()
+        // The object is new and not shared: take its values out, fill them, put them back.
+        var values = ContiguousArray<Any>()
+        object.withState { swap(&values, &$0.values) }
+        if let members = try decodeMembers(layout: object.layout, values: values) {
+            object.withState { state in
+                state.values = members.values
+                state.bag = members.bag
+                if let newer = members.newerVersion { state.loadedNewerVersion = newer }
+            }
+            return object
+        }
+        reader.position = start
+        depth = startDepth
+        return try type.decoded(from: readSubtree())
+    }
+
+    /// Reads an array of models of `type` at the cursor.
+    private mutating func decodeModels(_ type: ModelObject.Type) throws -> [ModelObject] {
+        guard depth < Self.directDepth else {
+            guard case .array(let elements) = try readSubtree() else { throw Failure() }
+            return try elements.map { try type.decoded(from: $0) }
+        }
+        try enterContainer()
+        var models: [ModelObject] = []
+        if current == JSONByte.closeBracket {
+            reader.position += 1
+            depth -= 1
+            return models
+        }
+        while true {
+            if current == JSONByte.openBrace {
+                models.append(try decodeModel(type))
+            } else {
+                models.append(try type.decoded(from: readSubtree()))
+            }
+            reader.skipWhitespace()
+            let next = current
+            reader.position += 1
+            if next == JSONByte.comma {
+                reader.skipWhitespace()
+            } else if next == JSONByte.closeBracket {
+                depth -= 1
+                return models
+            } else {
+                throw Failure()
+            }
+        }
+    }
+
+    // MARK: - Slots
+
+    /// Reads the value of the slot at `offset`, as a value of the slot's type.
+    private mutating func readSlot(_ offset: Int, kind: JSONSlotKind, layout: ClassLayout) throws -> Any {
+        let byte = current
+        switch kind {
+        case .model(let type) where byte == JSONByte.openBrace:
+            return try decodeModel(type)
+        case .optionalModel(let type, let wrap, _) where byte == JSONByte.openBrace:
+            return wrap(try decodeModel(type))
+        case .modelArray(let type, let wrap, _) where byte == JSONByte.openBracket:
+            return wrap(try decodeModels(type))
+        case .string where byte == JSONByte.quote:
+            return try reader.readString()
+        case .optionalString where byte == JSONByte.quote:
+            return String?.some(try reader.readString()) as Any
+        default:
+            break
+        }
+        let isNumber = byte == JSONByte.minus || byte &- JSONByte.zero < 10
+        let value = isNumber ? try reader.readNumber() : try readSubtree()
+        switch (kind, value) {
+        case (.int, .int(let number)): return number
+        case (.optionalInt, .int(let number)): return Int?.some(number) as Any
+        case (.double, .double(let number)): return number
+        case (.optionalDouble, .double(let number)): return Double?.some(number) as Any
+        case (.bool, .bool(let flag)): return flag
+        case (.optionalBool, .bool(let flag)): return Bool?.some(flag) as Any
+        case (.optionalInt, .null): return Int?.none as Any
+        case (.optionalDouble, .null): return Double?.none as Any
+        case (.optionalBool, .null): return Bool?.none as Any
+        case (.optionalString, .null): return String?.none as Any
+        default: return try convert(value, offset: offset, layout: layout)
+        }
+    }
+
+    /// Converts `value` with the slot's codec under the slot's date strategy,
+    /// as ``ModelObject/decodePending(_:)`` does.
+    private func convert(_ value: ModelValue, offset: Int, layout: ClassLayout) throws -> Any {
+        let slot = layout.slots[offset]
+        return try CodingContext.with(classStrategy: slot.dateStrategy ?? layout.dateStrategy) { _ in
+            try slot.codec.decode(value)
+        }
+    }
+}

@@ -1,0 +1,169 @@
+/// Writes model objects straight into a `JSONWriter`, without building a
+/// ``ModelValue`` for the objects it writes.
+///
+/// Each object's members come out as ``ModelObject/encodedMembers(includeMetadata:)``
+/// lists them (metadata keys, saved keys in `savedKeys` order, then the bag),
+/// sorted when the options say so, with the `JSONWriter`'s own key, string
+/// and number forms and indentation, so the bytes are the same as writing
+/// the `ModelValue`. Common scalars and models (alone, optional or in
+/// arrays) are written from the slots; other values go through the slot's
+/// codec and the writer, as before.
+///
+/// Like `JSONModelDecoder`, it is a fast path that reports no errors of its
+/// own: on any failure (a number JSON cannot hold, a class with declaration
+/// problems, a cycle) the caller writes the
+/// document again through `ModelValue`, which throws the error with its key
+/// path as before.
+struct JSONModelEncoder {
+    /// Makes the caller fall back to the `ModelValue` path, which reports the real error.
+    struct Failure: Error {}
+
+    /// The deepest container written directly: this bounds the recursion;
+    /// deeper models are written from their `modelValue`, as before.
+    static let directDepth = 32
+
+    var writer: JSONWriter
+    /// Containers open around the current position.
+    private var depth = 0
+
+    init(options: JSONWritingOptions) {
+        writer = JSONWriter(options: options)
+    }
+
+    /// Where a member's value comes from.
+    private enum Source {
+        case typeName, version, slot(Int), bag(Int)
+    }
+
+    /// Writes `object` with its metadata, saved values and bag.
+    mutating func writeModel(_ object: ModelObject) throws {
+        let layout = object.layout
+        guard layout.problems.isEmpty else { throw Failure() }
+        guard depth < Self.directDepth else {
+            // A cycle or a problem in there is recorded in the EncodingGuard, which the caller checks.
+            try writeValue(object.modelValue)
+            return
+        }
+        let (values, bag, newerVersion) = object.withState { ($0.values, $0.bag, $0.loadedNewerVersion) }
+        writer.append(JSONByte.openBrace)
+        depth += 1
+        var isFirst = true
+        if writer.options.sortedKeys {
+            var members: [(key: String, source: Source)] = []
+            members.reserveCapacity(layout.savedOrder.count + bag.count + 2)
+            if let typeKey = layout.typeKey { members.append((typeKey, .typeName)) }
+            if let versionKey = layout.versionKey { members.append((versionKey, .version)) }
+            for offset in layout.savedOrder { members.append((layout.slots[offset].key, .slot(offset))) }
+            for (index, key) in bag.keys.enumerated() where Self.isBagKeyWritten(key, layout: layout) {
+                members.append((key, .bag(index)))
+            }
+            members.sort { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+            for member in members {
+                beginMember(member.key, isFirst: &isFirst)
+                switch member.source {
+                case .typeName: writer.writeString(layout.typeName)
+                case .version: writer.writeInteger(max(layout.version, newerVersion ?? 0))
+                case .slot(let offset): try writeSlot(values[offset], offset: offset, layout: layout)
+                case .bag(let index): try writeValue(bag.values[index])
+                }
+            }
+        } else {
+            if let typeKey = layout.typeKey {
+                beginMember(typeKey, isFirst: &isFirst)
+                writer.writeString(layout.typeName)
+            }
+            if let versionKey = layout.versionKey {
+                beginMember(versionKey, isFirst: &isFirst)
+                writer.writeInteger(max(layout.version, newerVersion ?? 0))
+            }
+            for offset in layout.savedOrder {
+                beginMember(layout.slots[offset].key, isFirst: &isFirst)
+                try writeSlot(values[offset], offset: offset, layout: layout)
+            }
+            for (key, value) in bag where Self.isBagKeyWritten(key, layout: layout) {
+                beginMember(key, isFirst: &isFirst)
+                try writeValue(value)
+            }
+        }
+        depth -= 1
+        if !isFirst { writer.startLine(depth: depth) }
+        writer.append(JSONByte.closeBrace)
+    }
+
+    /// Whether a bag key is written: not when a metadata or saved key has it,
+    /// as ``ModelObject/encodedMembers(includeMetadata:)`` decides.
+    private static func isBagKeyWritten(_ key: String, layout: ClassLayout) -> Bool {
+        key != layout.typeKey && key != layout.versionKey && layout.offsetsByKey[key] == nil
+    }
+
+    /// The comma before every member but the first, the line, the key.
+    @inline(__always)
+    private mutating func beginMember(_ key: String, isFirst: inout Bool) {
+        if isFirst {
+            isFirst = false
+        } else {
+            writer.append(JSONByte.comma)
+        }
+        writer.startLine(depth: depth)
+        writer.writeKey(key)
+    }
+
+    /// Writes an array of models.
+    private mutating func writeModels(_ models: [ModelObject]) throws {
+        guard !models.isEmpty else {
+            writer.appendASCII(JSONByte.openBracket, JSONByte.closeBracket)
+            return
+        }
+        guard depth < Self.directDepth else {
+            try writeValue(.array(models.map(\.modelValue)))
+            return
+        }
+        writer.append(JSONByte.openBracket)
+        depth += 1
+        for (index, model) in models.enumerated() {
+            if index > 0 { writer.append(JSONByte.comma) }
+            writer.startLine(depth: depth)
+            try writeModel(model)
+        }
+        depth -= 1
+        writer.startLine(depth: depth)
+        writer.append(JSONByte.closeBracket)
+    }
+
+    /// Writes the value of the slot at `offset`.
+    private mutating func writeSlot(_ value: Any, offset: Int, layout: ClassLayout) throws {
+        switch layout.jsonPlan.kinds[offset] {
+        case .int: writer.writeInteger(value as! Int)
+        case .string: writer.writeString(value as! String)
+        case .bool: writer.append((value as! Bool) ? "true" : "false")
+        case .double: try writer.writeDouble(value as! Double)
+        case .optionalInt:
+            if let number = value as! Int? { writer.writeInteger(number) } else { writer.append("null") }
+        case .optionalString:
+            if let text = value as! String? { writer.writeString(text) } else { writer.append("null") }
+        case .optionalBool:
+            if let flag = value as! Bool? { writer.append(flag ? "true" : "false") } else { writer.append("null") }
+        case .optionalDouble:
+            if let number = value as! Double? { try writer.writeDouble(number) } else { writer.append("null") }
+        case .model:
+            try writeModel(value as! ModelObject)
+        case .optionalModel(_, _, let unwrap):
+            if let model = unwrap(value) { try writeModel(model) } else { writer.append("null") }
+        case .modelArray(_, _, let unwrap):
+            try writeModels(unwrap(value))
+        case .generic:
+            let slot = layout.slots[offset]
+            let encoded = CodingContext.with(classStrategy: slot.dateStrategy ?? layout.dateStrategy) { _ in
+                slot.codec.encode(value)
+            }
+            try writeValue(encoded)
+        }
+    }
+
+    /// Writes a `ModelValue` with the writer, indented for where it sits.
+    private mutating func writeValue(_ value: ModelValue) throws {
+        writer.baseDepth = depth
+        defer { writer.baseDepth = 0 }
+        try writer.write(value)
+    }
+}

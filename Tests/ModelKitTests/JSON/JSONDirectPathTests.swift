@@ -1,0 +1,365 @@
+import Foundation
+import Testing
+
+@testable import ModelKit
+
+/// The direct JSON paths (`JSONModelDecoder`, `JSONModelEncoder`) against the
+/// `ModelValue` path they short-cut: the same objects, bytes and errors.
+@Suite struct JSONDirectPathTests {
+    /// What loading a document gave: the saved form in order, or the error's sentence.
+    enum Outcome: Equatable {
+        case loaded(Data)
+        case failed(String)
+    }
+
+    /// Loads `data` with `init(json:)` (the direct path).
+    static func direct<T: ModelObject>(_ type: T.Type, _ data: Data, options: JSONReadingOptions = .init()) -> Outcome {
+        do {
+            let object = try T(json: data, options: options)
+            #expect(!object.hasAnyChanges)
+            return .loaded(try ModelValue.object(object.encodedRoot()).jsonData(options: .pretty))
+        } catch {
+            return .failed("\(error)")
+        }
+    }
+
+    /// Loads `data` through `ModelValue`, as `init(json:)` did before the direct path.
+    static func viaModelValue<T: ModelObject>(_ type: T.Type, _ data: Data, options: JSONReadingOptions = .init())
+        -> Outcome
+    {
+        do {
+            let object = T()
+            try object.load(ModelValue(json: data, options: options))
+            #expect(!object.hasAnyChanges)
+            return .loaded(try ModelValue.object(object.encodedRoot()).jsonData(options: .pretty))
+        } catch {
+            return .failed("\(error)")
+        }
+    }
+
+    /// Whether the direct decoder reads `data` by itself, with no fallback.
+    static func isReadDirectly<T: ModelObject>(_ type: T.Type, _ data: Data) -> Bool {
+        data.withUnsafeBytes { raw in
+            var decoder = JSONModelDecoder(raw.bindMemory(to: UInt8.self), options: JSONReadingOptions())
+            return (try? decoder.decodeRoot(of: T())) != nil
+        }
+    }
+
+    static let writingOptions: [JSONWritingOptions] = [
+        .compact, .pretty, .sorted, JSONWritingOptions(prettyPrinted: true, indent: 4, sortedKeys: true),
+        JSONWritingOptions(prettyPrinted: true, indent: 0), JSONWritingOptions(escapesSlashes: true),
+    ]
+
+    /// `jsonData` and `jsonString` (direct) against writing the `ModelValue`, for every option.
+    static func expectSameOutput(_ object: ModelObject, sourceLocation: SourceLocation = #_sourceLocation) {
+        for options in writingOptions {
+            let direct = outcome { try object.jsonData(options: options) }
+            let reference = outcome { try ModelValue.object(object.encodedRoot()).jsonData(options: options) }
+            #expect(direct == reference, "options \(options)", sourceLocation: sourceLocation)
+            let text = outcome { Data(try object.jsonString(options: options).utf8) }
+            #expect(text == reference, sourceLocation: sourceLocation)
+        }
+    }
+
+    static func outcome(_ body: () throws -> Data) -> Outcome {
+        do {
+            return .loaded(try body())
+        } catch {
+            return .failed("\(error)")
+        }
+    }
+
+    // MARK: - Differential: seeded random documents
+
+    /// Random saved forms of `Record`, mostly well typed, with bag keys,
+    /// metadata, shuffled members and nested records.
+    struct RandomRecords {
+        var documents: RandomDocuments
+        /// How often a value has the wrong type, out of 100.
+        var wrongPercent: Int
+
+        mutating func chance(_ percent: Int) -> Bool {
+            Int.random(in: 0..<100, using: &documents.generator) < percent
+        }
+
+        mutating func value(forKey key: String, depth: Int) -> ModelValue {
+            if chance(wrongPercent) { return documents.value(depth: 1) }
+            switch key {
+            case "title": return .string(documents.string())
+            case "count": return chance(10) ? .double(Double(documents.integer() >> 12)) : .int(documents.integer())
+            case "isDone": return .bool(chance(50))
+            case "ratio": return chance(20) ? .int(documents.integer()) : .double(documents.double())
+            case "note": return chance(30) ? .null : .string(documents.string())
+            case "rank": return chance(30) ? .null : .int(documents.integer())
+            case "flag": return chance(30) ? .null : .bool(chance(50))
+            case "weight": return chance(30) ? .null : .double(documents.double())
+            case "child": return depth > 0 && chance(60) ? .object(record(depth: depth - 1)) : .null
+            case "children":
+                let count = depth > 0 ? Int.random(in: 0...3, using: &documents.generator) : 0
+                return .array((0..<count).map { _ in .object(record(depth: depth - 1)) })
+            case "tags": return .array((0..<Int.random(in: 0...3, using: &documents.generator)).map { _ in .string(documents.string()) })
+            case "due": return chance(50) ? .null : "2025-11-16T15:33:20.25Z"
+            case "stamp": return .int(Int.random(in: -1_000_000_000_000...1_000_000_000_000, using: &documents.generator))
+            case "scores": return ["a": .int(documents.integer()), "b": 2]
+            case "small": return .int(Int.random(in: -128...127, using: &documents.generator))
+            default: return documents.value(depth: 0)
+            }
+        }
+
+        static let keys = [
+            "title", "count", "isDone", "ratio", "note", "rank", "flag", "weight", "child", "children", "tags", "due",
+            "stamp", "scores", "small",
+        ]
+
+        mutating func record(depth: Int) -> ModelValue.Object {
+            var members: [(String, ModelValue)] = []
+            for key in Self.keys where chance(70) { members.append((key, value(forKey: key, depth: depth))) }
+            for _ in 0..<Int.random(in: 0...3, using: &documents.generator) {
+                let key = chance(50) ? "extra\(Int.random(in: 0..<5, using: &documents.generator))" : documents.string()
+                if !Self.keys.contains(key), key != "type", key != "version", !members.contains(where: { $0.0 == key }) {
+                    members.append((key, documents.value(depth: 2)))
+                }
+            }
+            if chance(30) { members.append(("type", "Record")) }
+            if chance(30) { members.append(("version", .int(chance(70) ? 1 : 2))) }
+            members.shuffle(using: &documents.generator)
+            return ModelValue.Object(members)
+        }
+    }
+
+    /// The document's text, pretty or compact, sometimes with a key spelt with an escape.
+    static func text(of object: ModelValue.Object, using generator: inout SeededGenerator) throws -> Data {
+        let pretty = Bool.random(using: &generator)
+        var text = try ModelValue.object(object).jsonString(options: pretty ? .pretty : .compact)
+        if Bool.random(using: &generator), let range = text.range(of: "\"count\":") {
+            text.replaceSubrange(range, with: "\"co\\u0075nt\":")
+        }
+        return Data(text.utf8)
+    }
+
+    @Test(arguments: [UInt64(1), 2, 3, 4])
+    func wellTypedDocumentsLoadDirectlyAndAsBefore(seed: UInt64) throws {
+        var random = RandomRecords(documents: RandomDocuments(seed: seed), wrongPercent: 0)
+        for _ in 0..<250 {
+            let data = try Self.text(of: random.record(depth: 3), using: &random.documents.generator)
+            let direct = Self.direct(Record.self, data)
+            #expect(direct == Self.viaModelValue(Record.self, data), "\(String(decoding: data, as: UTF8.self))")
+            // Numbers that do not fit (a double for an Int8) fail on both paths; the rest load directly.
+            if case .loaded = direct { #expect(Self.isReadDirectly(Record.self, data)) }
+            if case .loaded = direct { Self.expectSameOutput(try Record(json: data)) }
+        }
+    }
+
+    @Test(arguments: [UInt64(11), 12, 13])
+    func badlyTypedDocumentsFailWithTheSameErrors(seed: UInt64) throws {
+        var random = RandomRecords(documents: RandomDocuments(seed: seed), wrongPercent: 4)
+        var failures = 0
+        for _ in 0..<250 {
+            var data = try Self.text(of: random.record(depth: 3), using: &random.documents.generator)
+            // Sometimes break the grammar too, somewhere in the document.
+            if random.chance(25), data.count > 2 {
+                let position = Int.random(in: 1..<data.count, using: &random.documents.generator)
+                data[position] = [UInt8(ascii: "}"), UInt8(ascii: ","), UInt8(ascii: "\""), 0x01, 0xFF][
+                    Int.random(in: 0..<5, using: &random.documents.generator)]
+            }
+            let direct = Self.direct(Record.self, data)
+            #expect(direct == Self.viaModelValue(Record.self, data), "\(String(decoding: data, as: UTF8.self))")
+            if case .failed = direct { failures += 1 }
+        }
+        #expect(failures > 50)
+    }
+
+    @Test func randomObjectsWriteTheSameBytes() throws {
+        var generator = SeededGenerator(seed: 99)
+        for index in 0..<200 {
+            let record = Record()
+            record.title = ["", "a/b", "quote \" and \\ and \n", "ünïcödé 😀"][index % 4]
+            record.count = Int.random(in: -1000...1000, using: &generator)
+            record.ratio = [0.1, -0.0, 1e300, .leastNonzeroMagnitude, 123_456.0, 1.0][index % 6]
+            record.weight = index % 3 == 0 ? nil : Double(index) / 7
+            record.rank = index % 5 == 0 ? nil : index
+            record.note = index % 2 == 0 ? nil : "n\(index)"
+            record.flag = index % 7 == 0 ? nil : index % 2 == 0
+            record.tags = (0..<index % 3).map { "t\($0)" }
+            record.scores = index % 4 == 0 ? [:] : ["z": 1, "a": 2]
+            if index % 3 == 1 { record.child = Record() }
+            record.children = (0..<index % 4).map { _ in Record() }
+            if index % 2 == 1 {
+                try record.setExtensibleProperty(["b": 1, "a": [true, nil]], forKey: "zeta")
+                try record.setExtensibleProperty("x", forKey: "alpha")
+            }
+            Self.expectSameOutput(record)
+        }
+    }
+
+    // MARK: - Behaviour the direct paths must keep
+
+    @Test func nonFiniteNumbersAreErrorsNamingTheKeyPath() {
+        let record = Record()
+        record.children = [Record(), Record()]
+        record.children[1].weight = .infinity
+        Self.expectSameOutput(record)
+        #expect(throws: ModelError.self) { try record.jsonData() }
+        do {
+            _ = try record.jsonData()
+        } catch {
+            #expect("\(error)" == "children[1].weight: JSON cannot represent the floating-point number inf")
+        }
+    }
+
+    @Test func cyclesAndDeepGraphsWriteAsBefore() {
+        let record = Record()
+        record.child = Record()
+        record.child?.children = [record]
+        do {
+            _ = try record.jsonData()
+            Issue.record("a cycle was written")
+        } catch {
+            #expect("\(error)".contains("the model graph has a cycle"))
+        }
+        // Deeper than the direct encoder recurses: the ModelValue path writes it.
+        let root = Record()
+        var tail = root
+        for _ in 0..<600 {
+            let next = Record()
+            tail.child = next
+            tail = next
+        }
+        Self.expectSameOutput(root)
+    }
+
+    @Test func metadataUpgradesSubclassesAndNewerVersionsBehaveAsBefore() throws {
+        _ = registerFixtures
+        let documents = [
+            #"{"items":[{"type":"Photo","name":"p","width":3},{"name":"a"},{"type":"Video","seconds":1.5}],"cover":{"type":"Photo","width":1}}"#,
+            #"{"items":[{"type":"Stranger","name":"s"}]}"#,
+            #"{"items":[{"type":"Nobody"}]}"#,
+            #"{"type":"Album","version":7,"items":[],"extra":1}"#,
+            #"{"type":"Photo","items":[]}"#,
+            #"{"version":"1","items":[]}"#,
+            #"{"version":-1}"#,
+        ]
+        for text in documents {
+            let data = Data(text.utf8)
+            #expect(Self.direct(Album.self, data) == Self.viaModelValue(Album.self, data), "\(text)")
+        }
+        let album = try Album(json: Data(documents[0].utf8))
+        #expect(album.items.map { "\(type(of: $0))" } == ["Photo", "Attachment", "Video"])
+        #expect((album.cover as? Photo)?.width == 1)
+        let newer = try Album(json: Data(documents[3].utf8))
+        #expect(try newer.jsonString() == #"{"type":"Album","version":7,"cover":null,"items":[],"extra":1}"#)
+        Self.expectSameOutput(album)
+    }
+
+    @Test func repeatedKeysFollowThePolicy() throws {
+        let text = #"{"title":"a","extra":1,"title":"b","extra":2,"child":{"count":1,"count":2}}"#
+        let data = Data(text.utf8)
+        for options in [JSONReadingOptions(), JSONReadingOptions(duplicateKeys: .lastWins)] {
+            #expect(Self.direct(Record.self, data, options: options) == Self.viaModelValue(Record.self, data, options: options))
+        }
+        let lastWins = try Record(json: data, options: JSONReadingOptions(duplicateKeys: .lastWins))
+        #expect(lastWins.title == "b" && lastWins.child?.count == 2)
+    }
+
+    @Test func keysMatchAsSwiftStringsDo() throws {
+        // "café" spelt with a combining accent is the same Swift string.
+        let data = Data("{\"cafe\u{301}\":\"x\",\"plain\":2,\"caf\\u00e9\":\"y\"}".utf8)
+        #expect(Self.direct(Accented.self, data) == Self.viaModelValue(Accented.self, data))
+        let single = Data("{\"cafe\u{301}\":\"x\",\"plain\":2,\"other\":1}".utf8)
+        #expect(Self.direct(Accented.self, single) == Self.viaModelValue(Accented.self, single))
+        #expect(try Accented(json: single).cafe == "x")
+    }
+
+    // MARK: - Error messages
+
+    @Test(arguments: [
+        (#"{"children":[{},{"count":"three"}]}"#, #"children[1].count: expected Int, found a string ("three")"#),
+        (#"{"child":{"child":{"title":5}}}"#, "child.child.title: expected String, found an integer (5)"),
+        (#"{"child":{"children":[{"small":300}]}}"#, "child.children[0].small: expected Int8, found 300, which does not fit"),
+        (#"{"children":[{"rank":1.5}]}"#, "children[0].rank: expected Int, found a floating-point number (1.5)"),
+        (#"{"child":5}"#, "child: expected a Record object, found an integer (5)"),
+        (#"{"children":[{},null]}"#, "children[1]: expected a Record object, found null"),
+        (
+            #"{"children":[{},{"count":1 "title":"x"}]}"#,
+            #"JSON at line 1, column 28 (byte 27), in children[1]: expected ',' or '}' after object member, found '"'"#
+        ),
+        (
+            "{\"child\": {\n  \"title\": \"a\",\n  \"note\": \"b\\q\"\n}}",
+            #"JSON at line 3, column 13 (byte 40), in child.note: invalid escape sequence '\q' in string"#
+        ),
+        (
+            #"{"children":[{"count":"wrong"}],"title":}"#,
+            "JSON at line 1, column 41 (byte 40), in title: expected a value, found '}'"
+        ),
+        (#"{"title":"a"} x"#, "JSON at line 1, column 15 (byte 14): expected end of input after the top-level value, found 'x'"),
+        (#"{"child":{"type":"Note"}}"#, #"child.type: expected "Record" or the type name of a registered subclass of Record, found "Note", which names no registered class (see ModelObject.register(_:))"#),
+    ])
+    func errorsNameTheKeyPathLineAndColumn(text: String, message: String) {
+        let data = Data(text.utf8)
+        #expect(Self.direct(Record.self, data) == .failed(message))
+        #expect(Self.viaModelValue(Record.self, data) == .failed(message))
+    }
+
+    // MARK: - Nesting
+
+    /// `depth` records, each the `child` of the one outside it.
+    static func chain(_ depth: Int) -> Data {
+        Data((String(repeating: #"{"child":"#, count: depth - 1) + "{}" + String(repeating: "}", count: depth - 1)).utf8)
+    }
+
+    /// Runs `body` on a thread with a stack of `stackSize` bytes and waits for it.
+    static func onThread(stackSize: Int, _ body: @escaping @Sendable () -> Void) {
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            body()
+            done.signal()
+        }
+        thread.stackSize = stackSize
+        thread.start()
+        done.wait()
+    }
+
+    /// How many records hang from `record` through `child`.
+    static func chainLength(_ record: Record?) -> Int {
+        var record = record
+        var length = 0
+        while let current = record {
+            length += 1
+            record = current.child
+        }
+        return length
+    }
+
+    @Test func deepNestingGivesTheNestingErrorOnASmallStack() {
+        let limit = JSONReadingOptions().maximumDepth
+        Self.onThread(stackSize: 1 << 20) {
+            do {
+                _ = try Record(json: Self.chain(limit + 1))
+                Issue.record("\(limit + 1) levels loaded")
+            } catch let error as ModelError {
+                #expect(error.code == .nestingTooDeep)
+                #expect("\(error)".hasPrefix("JSON at line 1, column 4609 (byte 4608), in child.child."))
+                #expect("\(error)".hasSuffix(": arrays and objects nested deeper than 512 levels, found '{'"))
+            } catch {
+                Issue.record("\(error)")
+            }
+            #expect(Self.chainLength(try? Record(json: Self.chain(60))) == 60)
+        }
+        // The deepest document allowed loads (past the direct decoder's own
+        // depth through the ModelValue path, which recurses as before).
+        Self.onThread(stackSize: 16 << 20) {
+            #expect(Self.chainLength(try? Record(json: Self.chain(limit))) == limit)
+            #expect(Self.isReadDirectly(Record.self, Self.chain(limit)))
+            #expect(Self.direct(Record.self, Self.chain(limit)) == Self.viaModelValue(Record.self, Self.chain(limit)))
+            let tooDeep = Self.chain(limit + 1)
+            #expect(Self.direct(Record.self, tooDeep) == Self.viaModelValue(Record.self, tooDeep))
+            let custom = JSONReadingOptions(maximumDepth: 20)
+            #expect(Self.chainLength(try? Record(json: Self.chain(20), options: custom)) == 20)
+            let tooDeepForCustom = Self.chain(21)
+            #expect(
+                Self.direct(Record.self, tooDeepForCustom, options: custom)
+                    == Self.viaModelValue(Record.self, tooDeepForCustom, options: custom))
+            #expect((try? Record(json: tooDeepForCustom, options: custom)) == nil)
+        }
+    }
+}
