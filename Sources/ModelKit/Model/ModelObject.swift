@@ -216,7 +216,14 @@ open class ModelObject: @unchecked Sendable {
     ///   file, an unknown format, or a bad document; the error names the file.
     public required convenience init(contentsOf url: URL) throws {
         self.init()
-        try load(ModelDocumentFormat.read(contentsOf: url))
+        let (data, format) = try ModelDocumentFormat.bytes(contentsOf: url)
+        try ModelDocumentFormat.attributing(to: url) {
+            if case .json = format {
+                try loadJSON(data, options: JSONReadingOptions())
+            } else {
+                try load(ModelValue(propertyList: data))
+            }
+        }
     }
 
     // MARK: - Property access

@@ -53,8 +53,8 @@ public enum ModelDocumentFormat: Sendable, Hashable {
         }
     }
 
-    /// Reads the document in the file at `url`, in whichever format it is.
-    static func read(contentsOf url: URL) throws -> ModelValue {
+    /// The bytes of the file at `url` and the format they are in.
+    static func bytes(contentsOf url: URL) throws -> (Data, ModelDocumentFormat) {
         let data: Data
         do {
             data = try Data(contentsOf: url)
@@ -73,11 +73,13 @@ public enum ModelDocumentFormat: Sendable, Hashable {
                 code: .unknownFormat,
                 message: "expected JSON or a property list, found content that starts with neither", file: url)
         }
+        return (data, format)
+    }
+
+    /// Runs `body`, naming `url` in the ``ModelError`` it throws.
+    static func attributing<Result>(to url: URL, _ body: () throws -> Result) throws -> Result {
         do {
-            switch format {
-            case .json: return try ModelValue(json: data)
-            case .xmlPropertyList, .binaryPropertyList: return try ModelValue(propertyList: data)
-            }
+            return try body()
         } catch var error as ModelError {
             error.file = url
             throw error
@@ -107,7 +109,12 @@ extension ModelObject {
                     + "use .json, .plist or .bplist, or pass a format",
                 file: url)
         }
-        let data = try format.data(for: .object(encodedRoot()))
+        let data: Data
+        if case .json(let options) = format {
+            data = try jsonData(options: options)
+        } else {
+            data = try format.data(for: .object(encodedRoot()))
+        }
         do {
             try data.write(to: url, options: .atomic)
         } catch {
