@@ -9,11 +9,14 @@ import Foundation
 // - a value that reads writes back, in every output style, to text that reads
 //   as an equal value;
 // - writing is a fixed point: writing what was read back gives the same bytes;
-// - every object finds each of its keys at its own position.
+// - every object finds each of its keys at its own position;
+// - a model decoded straight from the bytes equals one decoded through
+//   ModelValue, or both fail with the same error, and both write the same JSON.
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzJSON(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     let bytes = UnsafeRawBufferPointer(start: start, count: count)
+    checkModelPaths(Data(bytes))
     let options = JSONReadingOptions(maximumDepth: 64, duplicateKeys: count % 2 == 0 ? .reject : .lastWins)
     let value: ModelValue
     do {
@@ -68,5 +71,46 @@ func checkKeyIndexes(_ root: ModelValue) {
             pending.append(contentsOf: members.values)
         default: break
         }
+    }
+}
+
+/// A model with every kind of slot the direct decoder reads itself, and some it does not.
+final class FuzzNote: ModelObject, @unchecked Sendable {
+    @Saved var title = ""
+    @Saved var count = 0
+    @Saved var ratio = 0.0
+    @Saved var done = false
+    @Saved var maybe: Int? = nil
+    @Saved var name: String? = nil
+    @Saved var due: Date? = nil
+    @Saved var tags: [String] = []
+    @Saved var child: FuzzNote? = nil
+    @Saved var children: [FuzzNote] = []
+}
+
+/// The direct model paths against the ModelValue paths they stand in for.
+func checkModelPaths(_ data: Data) {
+    let direct = Result { try FuzzNote(json: data) }
+    let throughValue = Result { try FuzzNote(modelValue: ModelValue(json: data)) }
+    switch (direct, throughValue) {
+    case (.success(let fast), .success(let reference)):
+        guard fast.modelValue == reference.modelValue, !fast.hasAnyChanges else {
+            fatalError("direct decoding differs:\n\(fast.modelValue)\n\(reference.modelValue)")
+        }
+        for options in [JSONWritingOptions.compact, .pretty, .sorted] {
+            let written = Result { try fast.jsonData(options: options) }
+            let referenceWritten = Result { try ModelValue.object(reference.encodedRoot()).jsonData(options: options) }
+            switch (written, referenceWritten) {
+            case (.success(let a), .success(let b)) where a == b: continue
+            case (.failure(let a), .failure(let b)) where "\(a)" == "\(b)": continue
+            default: fatalError("direct encoding differs: \(written) \(referenceWritten)")
+            }
+        }
+    case (.failure(let fast), .failure(let reference)):
+        guard "\(fast)" == "\(reference)" else {
+            fatalError("errors differ:\n\(fast)\n\(reference)")
+        }
+    default:
+        fatalError("one path failed: \(direct) \(throughValue)")
     }
 }

@@ -16,17 +16,23 @@ import Foundation
 /// let data = writer.takeData()   // {\n  "a": [\n    1,\n    2.5\n  ]\n}
 /// ```
 struct JSONWriter {
-    private enum Container {
-        case array([ModelValue])
-        /// An object and, for sorted output, the positions of its keys in sorted order.
-        case object(ModelValue.Object, order: [Int]?)
-    }
-
+    /// One open array or object. Elements (or member values) and keys sit
+    /// in plain fields, so that reading the next one borrows them in place
+    /// instead of copying the container, as an enum payload would.
     private struct Frame {
-        let container: Container
+        let isObject: Bool
+        /// An array's elements, or an object's values.
+        let values: [ModelValue]
+        /// An object's keys; empty for an array.
+        let keys: [String]
+        /// For sorted output, the positions of an object's keys in sorted order.
+        let order: [Int]?
         /// The position of the next element or member to write.
         var next: Int
-        let count: Int
+
+        /// The position in `values` and `keys` of the member at `index` in writing order.
+        @inline(__always)
+        func member(_ index: Int) -> Int { order?[index] ?? index }
     }
 
     var buffer: UnsafeMutablePointer<UInt8>
@@ -82,7 +88,7 @@ struct JSONWriter {
                     appendASCII(JSONByte.openBracket, JSONByte.closeBracket)
                 } else {
                     append(JSONByte.openBracket)
-                    stack.append(Frame(container: .array(elements), next: 1, count: elements.count))
+                    stack.append(Frame(isObject: false, values: elements, keys: [], order: nil, next: 1))
                     startLine(depth: stack.count)
                     current = elements[0]
                     continue nextValue
@@ -93,9 +99,10 @@ struct JSONWriter {
                 } else {
                     append(JSONByte.openBrace)
                     let order = options.sortedKeys ? JSONWriter.sortedOrder(of: object.keys) : nil
-                    stack.append(Frame(container: .object(object, order: order), next: 1, count: object.count))
+                    let frame = Frame(isObject: true, values: object.values, keys: object.keys, order: order, next: 1)
+                    let first = frame.member(0)
+                    stack.append(frame)
                     startLine(depth: stack.count)
-                    let first = order?[0] ?? 0
                     writeKey(object.keys[first])
                     current = object.values[first]
                     continue nextValue
@@ -114,22 +121,16 @@ struct JSONWriter {
             while !stack.isEmpty {
                 let top = stack.count - 1
                 let position = stack[top].next
-                if position < stack[top].count {
+                if position < stack[top].values.count {
                     stack[top].next = position + 1
                     append(JSONByte.comma)
                     startLine(depth: stack.count)
-                    switch stack[top].container {
-                    case .array(let elements):
-                        current = elements[position]
-                    case .object(let object, let order):
-                        let member = order?[position] ?? position
-                        writeKey(object.keys[member])
-                        current = object.values[member]
-                    }
+                    let member = stack[top].member(position)
+                    if stack[top].isObject { writeKey(stack[top].keys[member]) }
+                    current = stack[top].values[member]
                     continue nextValue
                 }
-                let isArray: Bool
-                if case .array = stack[top].container { isArray = true } else { isArray = false }
+                let isArray = !stack[top].isObject
                 stack.removeLast()
                 startLine(depth: stack.count)
                 append(isArray ? JSONByte.closeBracket : JSONByte.closeBrace)
@@ -142,10 +143,7 @@ struct JSONWriter {
     private static func keyPath(of stack: [Frame]) -> ModelKeyPath {
         ModelKeyPath(
             stack.map { frame in
-                switch frame.container {
-                case .array: .index(frame.next - 1)
-                case .object(let object, let order): .key(object.keys[order?[frame.next - 1] ?? frame.next - 1])
-                }
+                frame.isObject ? .key(frame.keys[frame.member(frame.next - 1)]) : .index(frame.next - 1)
             })
     }
 
