@@ -128,8 +128,8 @@ extension ModelValue {
             return nil
         }
 
-        /// Appends a member whose key the caller knows is not present yet.
-        /// Readers use this to skip the lookup for every member.
+        /// Appends a member whose key the caller knows is not present yet
+        /// (were it present, the object would be left as it is).
         mutating func appendNew(key: String, value: ModelValue) {
             _ = appendIfAbsent(key: key, value: value)
         }
