@@ -8,7 +8,7 @@
 /// when 32 bits of their hashes agree. The table is at most half full.
 ///
 /// Inserting gives up (returns `.tooManyCollisions`) when a probe runs past
-/// `maximumProbe` slots, which random keys all but never do; the object then
+/// `probeLimit` slots, which random keys all but never do; the object then
 /// indexes its keys with a `Dictionary` instead, whose hashing resists
 /// crafted collisions, so a hostile document costs time in proportion to its
 /// size.
@@ -17,7 +17,10 @@ struct KeyTable: Sendable {
     private var mask: Int
     private(set) var count = 0
 
-    static let maximumProbe = 48
+    /// The longest probe allowed before giving up: linear probing at half
+    /// load sees runs that grow with the logarithm of the table's size even
+    /// for a perfect hash, so the limit grows with it, well above them.
+    var probeLimit: Int { 32 + 8 * (Int.bitWidth - slots.count.leadingZeroBitCount) }
 
     enum Insertion {
         case inserted
@@ -68,7 +71,7 @@ struct KeyTable: Sendable {
                 if KeyHash.sameBytes(keys[existing], keys[position]) { return .present(existing) }
             }
             probes += 1
-            if probes > KeyTable.maximumProbe { return .tooManyCollisions }
+            if probes > probeLimit { return .tooManyCollisions }
             slot = (slot + 1) & mask
         }
         slots[slot] = tag << 32 | UInt64(truncatingIfNeeded: position + 1)

@@ -74,7 +74,7 @@ import Testing
             }
         }
         #expect(gaveUp)
-        #expect(table.count == KeyTable.maximumProbe + 1)
+        #expect(table.count == table.probeLimit + 1)
 
         let hashes = [UInt64](repeating: 7 << 32, count: keys.count)
         let values = keys.indices.map { ModelValue.int($0) }
@@ -90,6 +90,26 @@ import Testing
             ModelValue.Object(readKeys: repeated, values: values + [.null], hashes: $0)
         }
         #expect(refused == nil)
+    }
+
+    /// Keys shaped as real documents shape them (counters, numeric ids,
+    /// long keys that differ only at the end) spread well under `KeyHash`:
+    /// the table never gives up on them, so large objects keep the fast index.
+    @Test(arguments: ["k", "", "https://example.com/profile_images/0000000000/", "ü-"])
+    func realisticKeysNeverExhaustTheProbeLimit(prefix: String) {
+        let keys = (0..<50_000).map { prefix + String($0) }
+        var table = KeyTable(capacity: 16)
+        for position in keys.indices {
+            guard case .inserted = table.insert(position: position, hash: KeyHash.hash(keys[position]), in: keys) else {
+                Issue.record("gave up at key \(keys[position])")
+                return
+            }
+        }
+        #expect(table.count == keys.count)
+        for position in stride(from: 0, to: keys.count, by: 97) {
+            #expect(table.position(of: keys[position], hash: KeyHash.hash(keys[position]), in: keys) == position)
+        }
+        #expect(table.position(of: prefix + "x", hash: KeyHash.hash(prefix + "x"), in: keys) == nil)
     }
 
     /// The reader's key cache returns the right key for every occurrence,
