@@ -234,11 +234,48 @@ enum JSONBenchmarks {
             return
         }
         compareModels("twitter models, whole document", data: data, search: search, codable: codable)
+        compareKeepingModels(data: data, search: search)
         // The same statuses with only the declared keys, as JSONEncoder writes
         // them, so that both sides read and write the same members.
         guard let declared = try? JSONEncoder().encode(codable), let declaredSearch = try? TwitterSearch(json: declared)
         else { return }
         compareModels("twitter models, declared keys only", data: declared, search: declaredSearch, codable: codable)
+    }
+
+    /// The whole document against Codable classes that also keep every key
+    /// they do not declare (`KeepingCodable`), so that both sides do the same work.
+    private static func compareKeepingModels(data: Data, search: TwitterSearch) {
+        let name = "twitter models, whole document, Codable keeping every key too"
+        guard Harness.wants("decode \(name)") || Harness.wants("encode \(name)") else { return }
+        guard let keeping = try? JSONDecoder().decode(KeepingCodable.Search.self, from: data),
+            let written = try? JSONEncoder().encode(keeping),
+            let original = try? ModelValue(json: data), (try? ModelValue(json: written)) == original
+        else {
+            print("| \(name) | skipped: the Codable classes do not write the document back whole |")
+            return
+        }
+        Harness.compare(
+            "decode \(name)", bytes: data.count,
+            [
+                Harness.Variant(label: "JSONDecoder") { iterations in
+                    for _ in 0..<iterations {
+                        blackHole(try? JSONDecoder().decode(KeepingCodable.Search.self, from: data))
+                    }
+                },
+                Harness.Variant(label: "ModelObject(json:)") { iterations in
+                    for _ in 0..<iterations { blackHole(try? TwitterSearch(json: data)) }
+                },
+            ])
+        Harness.compare(
+            "encode \(name)", bytes: data.count,
+            [
+                Harness.Variant(label: "JSONEncoder") { iterations in
+                    for _ in 0..<iterations { blackHole(try? JSONEncoder().encode(keeping)) }
+                },
+                Harness.Variant(label: "jsonData()") { iterations in
+                    for _ in 0..<iterations { blackHole(try? search.jsonData()) }
+                },
+            ])
     }
 
     private static func compareModels(_ name: String, data: Data, search: TwitterSearch, codable: CodableSearch) {
