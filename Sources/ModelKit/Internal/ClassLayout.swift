@@ -41,6 +41,8 @@ final class ClassLayout: Sendable {
     let problems: [String]
     /// Key lookup from bytes and per-slot readers for the direct JSON decoder.
     let jsonPlan: JSONDecodingPlan
+    /// How the direct dictionary paths read and write each slot, by offset.
+    let dictionaryKinds: [DictionarySlotKind]
 
     var slotCount: Int { slots.count }
 
@@ -71,6 +73,10 @@ final class ClassLayout: Sendable {
         dateStrategy = settings ? type.dateStrategy : .iso8601
         self.problems = problems
         jsonPlan = JSONDecodingPlan(slots: slots, savedOrder: savedOrder, versionKey: versionKey, typeKey: typeKey)
+        let classStrategy = dateStrategy
+        dictionaryKinds = slots.map {
+            DictionarySlotKind.of($0.codec.valueType, dateStrategy: $0.dateStrategy ?? classStrategy)
+        }
     }
 
     /// The declaration error, if the class has problems.
