@@ -31,6 +31,10 @@ final class ClassLayout: Sendable {
     let offsetsByName: [String: Int]
     /// Offsets of slots whose values may hold models.
     let modelSlots: [Int]
+    /// For each of `modelSlots`: the slot's type when it is a model, an
+    /// optional model or an array of models, which change tracking walks
+    /// without a cast per model; `nil` for other containers of models.
+    let modelShapes: [(any JSONModelShape.Type)?]
     let typeName: String
     let version: Int
     let versionKey: String?
@@ -65,6 +69,7 @@ final class ClassLayout: Sendable {
         for slot in slots { byName[slot.propertyName] = slot.offset }
         offsetsByName = byName
         modelSlots = slots.filter { $0.codec.mayContainModels }.map(\.offset)
+        modelShapes = modelSlots.map { slots[$0].codec.valueType as? any JSONModelShape.Type }
         // The placeholder must not call the class's overridable settings.
         typeName = settings ? type.typeName : "ModelObject"
         version = settings ? type.version : 1
