@@ -115,3 +115,36 @@ final class Accented: ModelObject, @unchecked Sendable {
     @Saved("café") var cafe = ""
     @Saved var plain = 0
 }
+
+/// Every slot shape the direct dictionary paths handle themselves (the common
+/// scalars, dates, their optionals and arrays, models alone, optional and in
+/// arrays) next to shapes they hand to the codecs.
+final class Sheet: ModelObject, @unchecked Sendable {
+    @Saved var name = "sheet"
+    @Saved var count = 0
+    @Saved var isOpen = false
+    @Saved var ratio = 0.5
+    @Saved var created = Date(timeIntervalSince1970: 0)
+    @Saved var note: String? = nil
+    @Saved var rank: Int? = 3
+    @Saved var flag: Bool? = nil
+    @Saved var weight: Double? = nil
+    @Saved var due: Date? = nil
+    @Saved var tags: [String] = []
+    @Saved var numbers: [Int] = []
+    @Saved var ratios: [Double] = []
+    @Saved var flags: [Bool] = []
+    @Saved var leaf = Leaf()
+    @Saved var child: Sheet? = nil
+    @Saved var children: [Sheet] = []
+    @Saved(dateStrategy: .secondsSince1970) var stamp = Date(timeIntervalSince1970: 0)
+    @Saved var small: Int8 = 0
+    @Saved var scores: [String: Int] = [:]
+    @Saved var attachments: [Attachment] = []
+}
+
+/// A model that is the default value of a non-optional property.
+final class Leaf: ModelObject, @unchecked Sendable {
+    @Saved var label = ""
+    @Saved var size = 0
+}

@@ -31,6 +31,10 @@ final class ClassLayout: Sendable {
     let offsetsByName: [String: Int]
     /// Offsets of slots whose values may hold models.
     let modelSlots: [Int]
+    /// For each of `modelSlots`: the slot's type when it is a model, an
+    /// optional model or an array of models, which change tracking walks
+    /// without a cast per model; `nil` for other containers of models.
+    let modelShapes: [(any JSONModelShape.Type)?]
     let typeName: String
     let version: Int
     let versionKey: String?
@@ -41,6 +45,8 @@ final class ClassLayout: Sendable {
     let problems: [String]
     /// Key lookup from bytes and per-slot readers for the direct JSON decoder.
     let jsonPlan: JSONDecodingPlan
+    /// How the direct dictionary paths read and write each slot, by offset.
+    let dictionaryKinds: [DictionarySlotKind]
 
     var slotCount: Int { slots.count }
 
@@ -63,6 +69,7 @@ final class ClassLayout: Sendable {
         for slot in slots { byName[slot.propertyName] = slot.offset }
         offsetsByName = byName
         modelSlots = slots.filter { $0.codec.mayContainModels }.map(\.offset)
+        modelShapes = modelSlots.map { slots[$0].codec.valueType as? any JSONModelShape.Type }
         // The placeholder must not call the class's overridable settings.
         typeName = settings ? type.typeName : "ModelObject"
         version = settings ? type.version : 1
@@ -71,6 +78,10 @@ final class ClassLayout: Sendable {
         dateStrategy = settings ? type.dateStrategy : .iso8601
         self.problems = problems
         jsonPlan = JSONDecodingPlan(slots: slots, savedOrder: savedOrder, versionKey: versionKey, typeKey: typeKey)
+        let classStrategy = dateStrategy
+        dictionaryKinds = slots.map {
+            DictionarySlotKind.of($0.codec.valueType, dateStrategy: $0.dateStrategy ?? classStrategy)
+        }
     }
 
     /// The declaration error, if the class has problems.

@@ -133,13 +133,31 @@ enum JSONSlotKind: Sendable {
     }
 }
 
-/// A slot type holding models in a shape the direct JSON decoder builds itself.
-protocol JSONModelShape {
+/// A slot type holding models in a shape the direct JSON decoder builds
+/// itself: a model, an optional model or an array of models.
+protocol JSONModelShape: Sendable {
     static var jsonSlotKind: JSONSlotKind { get }
+    /// Calls `body` with each model this value holds, with no cast per
+    /// model: change tracking walks the model graph with it.
+    func forEachShapedModel(_ body: (ModelObject) -> Void)
+}
+
+extension JSONModelShape {
+    /// Calls `body` with each model in `value`, a value of this type.
+    ///
+    /// Called through an `any JSONModelShape.Type`, the metatype is opened,
+    /// so the cast uses the type at hand rather than looking up its metadata.
+    static func forEachModel(in value: Any, _ body: (ModelObject) -> Void) {
+        (value as! Self).forEachShapedModel(body)
+    }
 }
 
 extension ModelObject: JSONModelShape {
     static var jsonSlotKind: JSONSlotKind { .model(self) }
+
+    func forEachShapedModel(_ body: (ModelObject) -> Void) {
+        body(self)
+    }
 }
 
 extension Optional: JSONModelShape where Wrapped: ModelObject {
@@ -148,12 +166,22 @@ extension Optional: JSONModelShape where Wrapped: ModelObject {
             Wrapped.self, wrap: { model in model.map { unsafeDowncast($0, to: Wrapped.self) } as Any },
             unwrap: { value in value as! Wrapped? })
     }
+
+    func forEachShapedModel(_ body: (ModelObject) -> Void) {
+        if let model = self { body(model) }
+    }
 }
 
 extension Array: JSONModelShape where Element: ModelObject {
     static var jsonSlotKind: JSONSlotKind {
+        // `map` upcasts each element for free; converting the array with
+        // `as` would cast every element dynamically where Objective-C is absent.
         .modelArray(
             Element.self, wrap: { models in models.map { unsafeDowncast($0, to: Element.self) } as Any },
-            unwrap: { value in value as! [Element] })
+            unwrap: { value in (value as! [Element]).map { $0 } })
+    }
+
+    func forEachShapedModel(_ body: (ModelObject) -> Void) {
+        for model in self { body(model) }
     }
 }

@@ -27,8 +27,8 @@ extension ModelObject {
     /// the walk uses no recursion, so deep graphs are too.
     public var hasAnyChanges: Bool {
         var found = false
-        walkGraph { object in
-            if object.hasChanges { found = true }
+        walkGraph { state in
+            if !state.changedSlots.isEmpty || !state.changedBagKeys.isEmpty { found = true }
             return !found
         }
         return found
@@ -36,30 +36,42 @@ extension ModelObject {
 
     /// Forgets the changes of this object and of every model reachable from it.
     public func clearChanges() {
-        walkGraph { object in
-            object.withState { state in
-                state.changedSlots.removeAll()
-                state.changedBagKeys.removeAll()
-            }
+        walkGraph { state in
+            state.changedSlots.removeAll()
+            state.changedBagKeys.removeAll()
             return true
         }
     }
 
-    /// Visits this object and every model reachable from it once, until
-    /// `visit` returns false.
-    func walkGraph(_ visit: (ModelObject) -> Bool) {
+    /// Visits the state of this object and of every model reachable from it
+    /// once, each under its object's lock, until `visit` returns false.
+    ///
+    /// The models an object holds are gathered under the same lock: one lock
+    /// round trip per object. Slots holding a model, an optional model or an
+    /// array of models are read as such; other slots that may hold models
+    /// (dictionaries, sets, nested arrays) are searched through their codec.
+    func walkGraph(_ visit: (inout ModelState) -> Bool) {
         var pending: [ModelObject] = [self]
-        var seen: Set<ObjectIdentifier> = [ObjectIdentifier(self)]
+        var seen = IdentitySet(self)
         while let object = pending.popLast() {
-            guard visit(object) else { return }
             let layout = object.layout
-            guard !layout.modelSlots.isEmpty else { continue }
-            let values = object.withState { $0.values }
-            for offset in layout.modelSlots {
-                layout.slots[offset].codec.forEachModel(in: values[offset]) { child in
-                    if seen.insert(ObjectIdentifier(child)).inserted { pending.append(child) }
+            let goOn = object.withState { state -> Bool in
+                guard visit(&state) else { return false }
+                for (index, offset) in layout.modelSlots.enumerated() {
+                    let value = state.values[offset]
+                    if let shape = layout.modelShapes[index] {
+                        shape.forEachModel(in: value) { child in
+                            if seen.insert(child) { pending.append(child) }
+                        }
+                    } else {
+                        layout.slots[offset].codec.forEachModel(in: value) { child in
+                            if seen.insert(child) { pending.append(child) }
+                        }
+                    }
                 }
+                return true
             }
+            guard goOn else { return }
         }
     }
 }

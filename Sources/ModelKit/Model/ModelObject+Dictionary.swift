@@ -8,7 +8,9 @@ extension ModelObject {
     /// `nil` optionals appear as the string `"$null"` (see
     /// ``ModelValue/propertyListData(format:)``).
     public var dictionary: [String: Any] {
-        PropertyListBridge.dictionary(from: encodedRootOrStop())
+        // Straight from the slots when the direct path can; otherwise, and
+        // to report every failure, through ModelValue.
+        directDictionary() ?? PropertyListBridge.dictionary(from: encodedRootOrStop())
     }
 
     /// Applies loaded values to this object, all or nothing.
@@ -20,6 +22,10 @@ extension ModelObject {
     /// are recorded as changes. If any value is bad, nothing changes.
     /// - Throws: ``ModelError`` naming the key path of the first bad value.
     public func update(from dictionary: [String: Any]) throws {
+        if let members = directlyDecodedMembers(dictionary) {
+            apply(members, recordingChanges: true, replacingBag: false)
+            return
+        }
         let pending = try decodePending(PropertyListBridge.members(of: dictionary))
         apply(pending, recordingChanges: true, replacingBag: false)
     }

@@ -187,6 +187,12 @@ open class ModelObject: @unchecked Sendable {
     /// - Throws: ``ModelError`` naming the key path of the first bad value.
     public required convenience init(dictionary: [String: Any]) throws {
         self.init()
+        // Straight from the dictionary when the direct path can; otherwise,
+        // and for every error, through ModelValue.
+        if let members = directlyDecodedMembers(dictionary) {
+            apply(members, recordingChanges: false, replacingBag: true)
+            return
+        }
         apply(try decodePending(PropertyListBridge.members(of: dictionary)), recordingChanges: false, replacingBag: true)
     }
 

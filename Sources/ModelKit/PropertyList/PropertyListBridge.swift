@@ -114,7 +114,7 @@ enum PropertyListBridge {
         return dictionary
     }
 
-    private static func escaped(_ string: String) -> String {
+    static func escaped(_ string: String) -> String {
         isNullMarkerLike(string) ? "$" + string : string
     }
 

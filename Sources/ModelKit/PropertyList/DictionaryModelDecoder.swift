@@ -1,0 +1,311 @@
+import Foundation
+
+/// Reads property-list-style dictionaries (`[String: Any]`) straight into
+/// model objects, without building a ``ModelValue`` for the objects it decodes.
+///
+/// For each member it finds the slot by key and, by the slot's
+/// `DictionarySlotKind`, takes a value of exactly the Swift type the slot
+/// holds as it is (an `Int` for an `Int`, a `[String]` for a `[String]`),
+/// reads nested models (alone, optional or in arrays) the same way, and
+/// converts anything else, and the keys the class does not save, with
+/// `PropertyListBridge` and the slot's codec, exactly as
+/// ``ModelObject/decodePending(_:)`` does.
+///
+/// It is a fast path, not a second definition of loading:
+/// - It accepts a value only when the `ModelValue` path would give the same
+///   Swift value: `NSNumber`s, strings that start with `$` (the null marker
+///   and its escapes) and values of other types go through the bridge.
+/// - Where it cannot honour a case cheaply (an upgrade to run, a type key
+///   naming a subclass, a class with declaration problems), an object goes
+///   through the `ModelValue` path; for the root object, the whole dictionary does.
+/// - It reports no errors of its own: any failure makes the caller load the
+///   whole dictionary again through `ModelValue`, which throws the error with
+///   its key path, exactly as before. So it may refuse more than the existing
+///   path, never less.
+///
+/// It recurses once per object, and only `directDepth` levels deep: deeper
+/// models go through the `ModelValue` path, which checks the nesting limit.
+enum DictionaryModelDecoder {
+    /// The deepest object decoded directly (the root is at depth 1).
+    static let directDepth = 32
+
+    /// The members of one object, decoded but not yet applied.
+    struct Members {
+        /// The object's values: the ones it had, with the decoded ones in their slots.
+        var values: ContiguousArray<Any>
+        /// The slots that were decoded.
+        var assigned = SlotSet()
+        var bag = ModelValue.Object()
+        var newerVersion: Int?
+    }
+
+    /// Decodes `dictionary` as the members of an object of `layout` whose
+    /// values are `values`, with the dictionary at bridge depth `depth`
+    /// (as `PropertyListBridge` counts it: 1 for the root).
+    /// - Returns: `nil` when the object must go through the `ModelValue` path.
+    /// - Throws: when the `ModelValue` path would throw.
+    static func decodeMembers(
+        _ dictionary: [String: Any], layout: ClassLayout, values: ContiguousArray<Any>, depth: Int
+    ) throws -> Members? {
+        guard layout.problems.isEmpty else { return nil }
+        var members = Members(values: values)
+        for (key, value) in dictionary {
+            switch target(of: key, layout: layout) {
+            case let offset where offset >= 0:
+                members.values[offset] = try readSlot(value, offset: offset, layout: layout, depth: depth)
+                members.assigned.insert(offset)
+            case JSONDecodingPlan.versionTarget:
+                let version: Int
+                if Swift.type(of: value) == Int.self {
+                    version = value as! Int
+                } else {
+                    guard case .int(let number) = try PropertyListBridge.modelValue(from: value, depth: depth)
+                    else { return nil }
+                    version = number
+                }
+                guard version >= layout.version else { return nil }
+                if version > layout.version { members.newerVersion = version }
+            case JSONDecodingPlan.typeTarget:
+                if Swift.type(of: value) == String.self, isPlain(value as! String) {
+                    guard (value as! String) == layout.typeName else { return nil }
+                } else {
+                    guard case .string(let name) = try PropertyListBridge.modelValue(from: value, depth: depth),
+                        name == layout.typeName
+                    else { return nil }
+                }
+            case bagTarget:
+                members.bag.appendNew(key: key, value: try PropertyListBridge.modelValue(from: value, depth: depth))
+            default:
+                return nil
+            }
+        }
+        return members
+    }
+
+    /// What a key names when it is neither a slot nor a metadata key.
+    private static let bagTarget = -3
+    /// A key equal to a metadata key as Swift compares strings, but not in its exact text.
+    private static let inexactMetadataTarget = -4
+
+    /// What `key` names: a slot's offset, `JSONDecodingPlan.versionTarget` or
+    /// `typeTarget` for a metadata key in its exact text (the `ModelValue` path
+    /// looks metadata up by exact text), `bagTarget`, or `inexactMetadataTarget`.
+    @inline(__always)
+    private static func target(of key: String, layout: ClassLayout) -> Int {
+        let plan = layout.jsonPlan
+        let fast = key.utf8.withContiguousStorageIfAvailable { bytes -> Int? in
+            guard let base = bytes.baseAddress, !bytes.isEmpty else { return nil }
+            if let entry = plan.entry(matching: base, count: bytes.count, predicted: plan.entryCount) {
+                return plan.targets[entry]
+            }
+            // Swift compares strings by canonical equivalence: only ASCII
+            // against ASCII keys is sure to name nothing when no bytes match.
+            if plan.keysAreASCII, !bytes.contains(where: { $0 >= 0x80 }) { return bagTarget }
+            return nil
+        }
+        if let fast, let target = fast { return target }
+        if let offset = layout.offsetsByKey[key] { return offset }
+        if let versionKey = layout.versionKey, key == versionKey {
+            return key.utf8.elementsEqual(versionKey.utf8) ? JSONDecodingPlan.versionTarget : inexactMetadataTarget
+        }
+        if let typeKey = layout.typeKey, key == typeKey {
+            return key.utf8.elementsEqual(typeKey.utf8) ? JSONDecodingPlan.typeTarget : inexactMetadataTarget
+        }
+        return bagTarget
+    }
+
+    /// A model of `type` from `dictionary`, which sits at bridge depth `depth`.
+    /// - Returns: `nil` when it must go through the `ModelValue` path.
+    private static func decodeModel(_ type: ModelObject.Type, _ dictionary: [String: Any], depth: Int) throws
+        -> ModelObject?
+    {
+        guard depth <= directDepth else { return nil }
+        let object = type.init()
+        // The object is new and not shared: take its values out, fill them, put them back.
+        var values = ContiguousArray<Any>()
+        object.withState { swap(&values, &$0.values) }
+        guard let members = try decodeMembers(dictionary, layout: object.layout, values: values, depth: depth)
+        else { return nil }
+        object.withState { state in
+            state.values = members.values
+            state.bag = members.bag
+            if let newer = members.newerVersion { state.loadedNewerVersion = newer }
+        }
+        return object
+    }
+
+    /// The value of the slot at `offset` read from `value`, a member of an
+    /// object at bridge depth `depth`, as a value of the slot's type.
+    private static func readSlot(_ value: Any, offset: Int, layout: ClassLayout, depth: Int) throws -> Any {
+        let type = Swift.type(of: value)
+        switch layout.dictionaryKinds[offset] {
+        case .int:
+            if type == Int.self { return value }
+        case .double:
+            if type == Double.self { return value }
+            if type == Int.self { return Double(value as! Int) }
+        case .bool:
+            if type == Bool.self { return value }
+        case .date:
+            if type == Date.self { return value }
+        case .string:
+            if type == String.self, isPlain(value as! String) { return value }
+        case .optionalInt:
+            if type == Int.self { return Int?.some(value as! Int) as Any }
+            if isNull(value, type) { return Int?.none as Any }
+        case .optionalDouble:
+            if type == Double.self { return Double?.some(value as! Double) as Any }
+            if type == Int.self { return Double?.some(Double(value as! Int)) as Any }
+            if isNull(value, type) { return Double?.none as Any }
+        case .optionalBool:
+            if type == Bool.self { return Bool?.some(value as! Bool) as Any }
+            if isNull(value, type) { return Bool?.none as Any }
+        case .optionalDate:
+            if type == Date.self { return Date?.some(value as! Date) as Any }
+            if isNull(value, type) { return Date?.none as Any }
+        case .optionalString:
+            if type == String.self {
+                let text = value as! String
+                if isPlain(text) { return String?.some(text) as Any }
+                if text == PropertyListBridge.nullMarker { return String?.none as Any }
+            }
+        case .strings:
+            if type == [String].self, (value as! [String]).allSatisfy(isPlain) { return value }
+            if type == [Any].self, let strings = elements(of: value as! [Any], as: String.self, where: isPlain) {
+                return strings
+            }
+        case .ints:
+            if type == [Int].self { return value }
+            if type == [Any].self, let numbers = elements(of: value as! [Any], as: Int.self) { return numbers }
+        case .doubles:
+            if type == [Double].self { return value }
+            if type == [Int].self { return (value as! [Int]).map(Double.init) }
+            if type == [Any].self, let numbers = doubles(in: value as! [Any]) { return numbers }
+        case .bools:
+            if type == [Bool].self { return value }
+            if type == [Any].self, let flags = elements(of: value as! [Any], as: Bool.self) { return flags }
+        case .model(let model):
+            if type == [String: Any].self, let object = try decodeModel(model, value as! [String: Any], depth: depth + 1) {
+                return object
+            }
+        case .optionalModel(let model, let wrap, _):
+            if type == [String: Any].self, let object = try decodeModel(model, value as! [String: Any], depth: depth + 1) {
+                return wrap(object)
+            }
+            if isNull(value, type) { return wrap(nil) }
+        case .modelArray(let model, let wrap, _):
+            if type == [[String: Any]].self, let models = try decodeModels(model, value as! [[String: Any]], depth: depth) {
+                return wrap(models)
+            }
+            if type == [Any].self, let dictionaries = elements(of: value as! [Any], as: [String: Any].self),
+                let models = try decodeModels(model, dictionaries, depth: depth)
+            {
+                return wrap(models)
+            }
+        case .generic:
+            break
+        }
+        return try convert(value, offset: offset, layout: layout, depth: depth)
+    }
+
+    /// Models of `type` from `dictionaries`, an array that is a member of an
+    /// object at bridge depth `depth`; `nil` when one of them must go through the `ModelValue` path.
+    private static func decodeModels(_ type: ModelObject.Type, _ dictionaries: [[String: Any]], depth: Int) throws
+        -> [ModelObject]?
+    {
+        var models: [ModelObject] = []
+        models.reserveCapacity(dictionaries.count)
+        for dictionary in dictionaries {
+            // The bridge counts one level for the array and one for the object.
+            guard let model = try decodeModel(type, dictionary, depth: depth + 2) else { return nil }
+            models.append(model)
+        }
+        return models
+    }
+
+    /// Converts `value` through `ModelValue` and the slot's codec, under the
+    /// slot's date strategy, as ``ModelObject/decodePending(_:)`` does.
+    private static func convert(_ value: Any, offset: Int, layout: ClassLayout, depth: Int) throws -> Any {
+        let slot = layout.slots[offset]
+        let modelValue = try PropertyListBridge.modelValue(from: value, depth: depth)
+        return try CodingContext.with(classStrategy: slot.dateStrategy ?? layout.dateStrategy) { _ in
+            try slot.codec.decode(modelValue)
+        }
+    }
+
+    /// Whether the bridge reads `text` as that very string: it does unless it
+    /// starts with `$` (the null marker and its escapes).
+    @inline(__always)
+    private static func isPlain(_ text: String) -> Bool {
+        text.utf8.first != UInt8(ascii: "$")
+    }
+
+    /// Whether the bridge reads `value` as null: the null marker string.
+    @inline(__always)
+    private static func isNull(_ value: Any, _ type: Any.Type) -> Bool {
+        type == String.self && (value as! String) == PropertyListBridge.nullMarker
+    }
+
+    /// The elements of `array` if every one is exactly of type `T` and passes `test`.
+    private static func elements<T>(of array: [Any], as _: T.Type, where test: (T) -> Bool = { _ in true }) -> [T]? {
+        var result: [T] = []
+        result.reserveCapacity(array.count)
+        for element in array {
+            guard Swift.type(of: element) == T.self else { return nil }
+            let typed = element as! T
+            guard test(typed) else { return nil }
+            result.append(typed)
+        }
+        return result
+    }
+
+    /// The elements of `array` as doubles if every one is exactly a `Double` or an `Int`.
+    private static func doubles(in array: [Any]) -> [Double]? {
+        var result: [Double] = []
+        result.reserveCapacity(array.count)
+        for element in array {
+            let type = Swift.type(of: element)
+            if type == Double.self {
+                result.append(element as! Double)
+            } else if type == Int.self {
+                result.append(Double(element as! Int))
+            } else {
+                return nil
+            }
+        }
+        return result
+    }
+}
+
+extension ModelObject {
+    /// This object's members decoded from `dictionary` by the direct path, or
+    /// `nil` when the `ModelValue` path must decode it (and report any error).
+    func directlyDecodedMembers(_ dictionary: [String: Any]) -> DictionaryModelDecoder.Members? {
+        let values = withState { $0.values }
+        return try? DictionaryModelDecoder.decodeMembers(dictionary, layout: layout, values: values, depth: 1)
+    }
+
+    /// Applies members decoded by the direct path, as `apply(_:recordingChanges:replacingBag:)` does.
+    func apply(_ members: DictionaryModelDecoder.Members, recordingChanges: Bool, replacingBag: Bool) {
+        let slots = layout.slots
+        withState { state in
+            for offset in slots.indices where members.assigned.contains(offset) {
+                let value = members.values[offset]
+                if recordingChanges {
+                    guard !slots[offset].codec.isEqual(state.values[offset], value) else { continue }
+                    state.changedSlots.insert(offset)
+                }
+                state.values[offset] = value
+            }
+            if replacingBag {
+                state.bag = members.bag
+            } else {
+                for (key, value) in members.bag where state.bag[key] != value {
+                    state.bag[key] = value
+                    if recordingChanges { state.changedBagKeys.insert(key) }
+                }
+            }
+            if let newer = members.newerVersion { state.loadedNewerVersion = newer }
+        }
+    }
+}

@@ -1,0 +1,138 @@
+import Foundation
+
+/// Writes model objects straight into property-list-style dictionaries
+/// (`[String: Any]`), without building a ``ModelValue`` for the objects it writes.
+///
+/// The result is the dictionary that `PropertyListBridge` makes from
+/// ``ModelObject/encodedMembers(includeMetadata:)``, value for value and type
+/// for type (arrays are `[Any]`, strings that look like the null marker get
+/// their extra `$`, `nil` is the marker), with the members set in the same
+/// order. Common scalars, their optionals and arrays, and models (alone,
+/// optional or in arrays) are written from the slots; other values go through
+/// the slot's codec and the bridge, as before.
+///
+/// Like `DictionaryModelDecoder`, it is a fast path that reports no errors of
+/// its own: on a failure (a class with declaration problems, a cycle) the
+/// caller makes the dictionary again through `ModelValue`, which reports it as
+/// before. It recurses once per model, `directDepth` models deep; deeper
+/// models are written from their `modelValue`.
+enum DictionaryModelEncoder {
+    struct Failure: Error {}
+
+    /// The deepest model written directly (the root is at depth 1).
+    static let directDepth = 32
+
+    /// The saved form of `object`, whose depth among the models being written is `depth`.
+    static func dictionary(of object: ModelObject, depth: Int = 1) throws -> [String: Any] {
+        let layout = object.layout
+        guard layout.problems.isEmpty else { throw Failure() }
+        guard depth <= directDepth else {
+            // A cycle or a problem in there is recorded in the EncodingGuard, which the caller checks.
+            return PropertyListBridge.dictionary(from: object.encodedMembers())
+        }
+        let (values, bag, newerVersion) = object.withState { ($0.values, $0.bag, $0.loadedNewerVersion) }
+
+        // Bag keys with the exact text of a metadata or saved key are not
+        // written, as in encodedMembers(); count the rest for the capacity.
+        var bagWritten = 0
+        var skipsBagKeys = false
+        for key in bag.keys {
+            if isWritten(bagKey: key, layout: layout) {
+                bagWritten += 1
+            } else {
+                skipsBagKeys = true
+            }
+        }
+        let metadataCount = (layout.typeKey == nil ? 0 : 1) + (layout.versionKey == nil ? 0 : 1)
+        var result = [String: Any](minimumCapacity: metadataCount + layout.savedOrder.count + bagWritten)
+        if let typeKey = layout.typeKey { result[typeKey] = PropertyListBridge.escaped(layout.typeName) }
+        if let versionKey = layout.versionKey { result[versionKey] = max(layout.version, newerVersion ?? 0) }
+        let kinds = layout.dictionaryKinds
+        for offset in layout.savedOrder {
+            let key = layout.slots[offset].key
+            let value = values[offset]
+            switch kinds[offset] {
+            case .int, .double, .bool, .date:
+                result[key] = value
+            case .string:
+                result[key] = string(value as! String)
+            case .optionalInt:
+                result[key] = (value as! Int?).map { $0 as Any } ?? PropertyListBridge.nullMarker
+            case .optionalDouble:
+                result[key] = (value as! Double?).map { $0 as Any } ?? PropertyListBridge.nullMarker
+            case .optionalBool:
+                result[key] = (value as! Bool?).map { $0 as Any } ?? PropertyListBridge.nullMarker
+            case .optionalDate:
+                result[key] = (value as! Date?).map { $0 as Any } ?? PropertyListBridge.nullMarker
+            case .optionalString:
+                result[key] = (value as! String?).map(string) ?? PropertyListBridge.nullMarker
+            case .strings:
+                result[key] = (value as! [String]).map(string)
+            case .ints:
+                result[key] = (value as! [Int]).map { $0 as Any }
+            case .doubles:
+                result[key] = (value as! [Double]).map { $0 as Any }
+            case .bools:
+                result[key] = (value as! [Bool]).map { $0 as Any }
+            case .model:
+                result[key] = try dictionary(of: value as! ModelObject, depth: depth + 1)
+            case .optionalModel(_, _, let unwrap):
+                if let model = unwrap(value) {
+                    result[key] = try dictionary(of: model, depth: depth + 1)
+                } else {
+                    result[key] = PropertyListBridge.nullMarker
+                }
+            case .modelArray(_, _, let unwrap):
+                var models: [Any] = []
+                let unwrapped = unwrap(value)
+                models.reserveCapacity(unwrapped.count)
+                for model in unwrapped { models.append(try dictionary(of: model, depth: depth + 1)) }
+                result[key] = models
+            case .generic:
+                let slot = layout.slots[offset]
+                let encoded = CodingContext.with(classStrategy: slot.dateStrategy ?? layout.dateStrategy) { _ in
+                    slot.codec.encode(value)
+                }
+                result[key] = PropertyListBridge.propertyListObject(from: encoded)
+            }
+        }
+        for (key, value) in bag where !skipsBagKeys || isWritten(bagKey: key, layout: layout) {
+            result[key] = PropertyListBridge.propertyListObject(from: value)
+        }
+        return result
+    }
+
+    /// A string as the bridge writes it: with one more `$` when it looks like the null marker.
+    @inline(__always)
+    private static func string(_ text: String) -> Any {
+        text.utf8.first == UInt8(ascii: "$") ? PropertyListBridge.escaped(text) : text
+    }
+
+    /// Whether `encodedMembers()` writes the bag key `key`: not when a metadata
+    /// or saved key has exactly its text.
+    private static func isWritten(bagKey key: String, layout: ClassLayout) -> Bool {
+        if let offset = layout.offsetsByKey[key], key.utf8.elementsEqual(layout.slots[offset].key.utf8) {
+            return false
+        }
+        for metadataKey in [layout.typeKey, layout.versionKey] {
+            if let metadataKey, key.utf8.elementsEqual(metadataKey.utf8) { return false }
+        }
+        return true
+    }
+}
+
+extension ModelObject {
+    /// The saved form as a dictionary, made straight from the slots by
+    /// `DictionaryModelEncoder`; `nil` on any failure, which the `ModelValue`
+    /// path then reports.
+    func directDictionary() -> [String: Any]? {
+        // Values the encoder converts with their codecs record failures
+        // inside nested models here, as encodedRoot() expects.
+        let guardian = EncodingGuard.current
+        let outer = guardian.failure
+        guardian.failure = nil
+        defer { guardian.failure = outer }
+        guard let result = try? DictionaryModelEncoder.dictionary(of: self), guardian.failure == nil else { return nil }
+        return result
+    }
+}
