@@ -90,10 +90,14 @@ struct JSONModelEncoder {
         writer.append(JSONByte.closeBrace)
     }
 
-    /// Whether a bag key is written: not when a metadata or saved key has it,
-    /// as ``ModelObject/encodedMembers(includeMetadata:)`` decides.
+    /// Whether a bag key is written: not when a metadata or saved key has
+    /// exactly its text, as ``ModelObject/encodedMembers(includeMetadata:)``
+    /// decides (object keys compare byte for byte; see `KeyHash`).
     private static func isBagKeyWritten(_ key: String, layout: ClassLayout) -> Bool {
-        key != layout.typeKey && key != layout.versionKey && layout.offsetsByKey[key] == nil
+        if let typeKey = layout.typeKey, KeyHash.sameBytes(key, typeKey) { return false }
+        if let versionKey = layout.versionKey, KeyHash.sameBytes(key, versionKey) { return false }
+        guard let offset = layout.offsetsByKey[key] else { return true }
+        return !KeyHash.sameBytes(layout.slots[offset].key, key)
     }
 
     /// The comma before every member but the first, the line, the key.

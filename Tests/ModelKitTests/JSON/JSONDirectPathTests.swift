@@ -270,6 +270,16 @@ import Testing
         #expect(try Accented(json: single).cafe == "x")
     }
 
+    @Test func aSavedKeyInAnotherSpellingIsNotABagKey() throws {
+        // Swift equates the two spellings, and so does the class's key lookup:
+        // the bag cannot hold a second "café" for the paths to disagree about.
+        let object = Accented()
+        #expect(throws: ModelError.self) { try object.setExtensibleProperty("x", forKey: "cafe\u{301}") }
+        let loaded = try Accented(json: Data("{\"cafe\u{301}\":\"x\",\"plain\":2}".utf8))
+        #expect(loaded.extensibleProperties.isEmpty)
+        Self.expectSameOutput(loaded)
+    }
+
     // MARK: - Error messages
 
     @Test(arguments: [
