@@ -75,21 +75,12 @@ extension JSONReader {
     @inline(__always)
     func skipPlainText(from index: Int, highBits: inout UInt8) -> Int {
         var index = index
-        // Eight bytes at a time: a byte needs attention when it is below 0x20
-        // or equal to '"' (0x22) or '\' (0x5C). (x - 0x01…) & ~x flags the
-        // bytes of x that are zero, (x - 0x20…) & ~x those below 0x20; the
-        // high bit of ~x keeps bytes at or above 0x80 out, and borrows only
-        // ever flag bytes above a genuine hit, so the lowest flag is exact.
-        let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
         var seen: UInt64 = 0
+        // Eight bytes at a time.
         while index + 8 <= count {
             let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
-            let quotes = word ^ (ones &* 0x22)
-            let backslashes = word ^ (ones &* 0x5C)
-            let special =
-                ((quotes &- ones) & ~quotes | (backslashes &- ones) & ~backslashes | (word &- ones &* 0x20) & ~word)
-                & highs
+            let special = JSONByte.specialBytes(in: word, slashes: false)
             if special != 0 {
                 let stop = special.trailingZeroBitCount >> 3
                 // Only the bytes before the stop count as passed.

@@ -331,4 +331,27 @@ enum JSONByte {
     static let t = UInt8(ascii: "t")
     static let openBrace = UInt8(ascii: "{")
     static let closeBrace = UInt8(ascii: "}")
+
+    /// The high bit of every byte of `word` (eight bytes of text, the first
+    /// in the lowest byte) that a string cannot hold as it is: a control
+    /// character, `"` or `\`, and `/` too with `slashes`; scanning for the
+    /// lowest set bit finds the first of them.
+    ///
+    /// (x - 0x01…) & ~x flags the bytes of x that are zero, so XOR with a
+    /// byte pattern first flags the bytes equal to it; (x - 0x20…) & ~x flags
+    /// the bytes below 0x20. The high bit of ~x keeps bytes at or above 0x80
+    /// out, and borrows only ever flag bytes above a genuine hit, so the
+    /// lowest flag is exact.
+    @inline(__always)
+    static func specialBytes(in word: UInt64, slashes: Bool) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let quotes = word ^ (ones &* 0x22)
+        let backslashes = word ^ (ones &* 0x5C)
+        var special = (quotes &- ones) & ~quotes | (backslashes &- ones) & ~backslashes | (word &- ones &* 0x20) & ~word
+        if slashes {
+            let slashBytes = word ^ (ones &* 0x2F)
+            special |= (slashBytes &- ones) & ~slashBytes
+        }
+        return special & 0x8080_8080_8080_8080
+    }
 }

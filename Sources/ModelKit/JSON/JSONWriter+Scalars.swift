@@ -123,21 +123,10 @@ extension JSONWriter {
         in source: UnsafePointer<UInt8>, from index: Int, count: Int, escapesSlashes: Bool
     ) -> Int {
         var index = index
-        // Eight bytes at a time, as the reader scans strings: (x - 0x01…) & ~x
-        // flags zero bytes of x, so XOR with a byte pattern flags that byte;
-        // (x - 0x20…) & ~x flags bytes below 0x20. The lowest flag is exact.
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
+        // Eight bytes at a time.
         while index + 8 <= count {
             let word = UInt64(littleEndian: UnsafeRawPointer(source + index).loadUnaligned(as: UInt64.self))
-            let quotes = word ^ (ones &* 0x22)
-            let backslashes = word ^ (ones &* 0x5C)
-            var special = (quotes &- ones) & ~quotes | (backslashes &- ones) & ~backslashes | (word &- ones &* 0x20) & ~word
-            if escapesSlashes {
-                let slashes = word ^ (ones &* 0x2F)
-                special |= (slashes &- ones) & ~slashes
-            }
-            special &= highs
+            let special = JSONByte.specialBytes(in: word, slashes: escapesSlashes)
             if special != 0 { return index + special.trailingZeroBitCount >> 3 }
             index += 8
         }

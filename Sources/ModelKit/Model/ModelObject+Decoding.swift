@@ -114,9 +114,19 @@ extension ModelObject {
     /// Applies decoded values. Loading into a new object records no changes;
     /// updating an existing one records the values that differ.
     func apply(_ pending: PendingValues, recordingChanges: Bool, replacingBag: Bool) {
+        apply(
+            values: pending.values, bag: pending.bag, newerVersion: pending.newerVersion,
+            recordingChanges: recordingChanges, replacingBag: replacingBag)
+    }
+
+    /// Applies decoded slot values (by offset), bag members and a newer
+    /// loaded version, under the lock, in one step.
+    func apply<Values: Sequence<(offset: Int, value: Any)>>(
+        values: Values, bag: ModelValue.Object, newerVersion: Int?, recordingChanges: Bool, replacingBag: Bool
+    ) {
         let slots = layout.slots
         withState { state in
-            for (offset, value) in pending.values {
+            for (offset, value) in values {
                 if recordingChanges {
                     guard !slots[offset].codec.isEqual(state.values[offset], value) else { continue }
                     state.changedSlots.insert(offset)
@@ -124,14 +134,14 @@ extension ModelObject {
                 state.values[offset] = value
             }
             if replacingBag {
-                state.bag = pending.bag
+                state.bag = bag
             } else {
-                for (key, value) in pending.bag where state.bag[key] != value {
+                for (key, value) in bag where state.bag[key] != value {
                     state.bag[key] = value
                     if recordingChanges { state.changedBagKeys.insert(key) }
                 }
             }
-            if let newer = pending.newerVersion { state.loadedNewerVersion = newer }
+            if let newerVersion { state.loadedNewerVersion = newerVersion }
         }
     }
 

@@ -287,25 +287,9 @@ extension ModelObject {
 
     /// Applies members decoded by the direct path, as `apply(_:recordingChanges:replacingBag:)` does.
     func apply(_ members: DictionaryModelDecoder.Members, recordingChanges: Bool, replacingBag: Bool) {
-        let slots = layout.slots
-        withState { state in
-            for offset in slots.indices where members.assigned.contains(offset) {
-                let value = members.values[offset]
-                if recordingChanges {
-                    guard !slots[offset].codec.isEqual(state.values[offset], value) else { continue }
-                    state.changedSlots.insert(offset)
-                }
-                state.values[offset] = value
-            }
-            if replacingBag {
-                state.bag = members.bag
-            } else {
-                for (key, value) in members.bag where state.bag[key] != value {
-                    state.bag[key] = value
-                    if recordingChanges { state.changedBagKeys.insert(key) }
-                }
-            }
-            if let newer = members.newerVersion { state.loadedNewerVersion = newer }
-        }
+        let assigned = layout.slots.indices.lazy.filter { members.assigned.contains($0) }
+        apply(
+            values: assigned.map { (offset: $0, value: members.values[$0]) }, bag: members.bag,
+            newerVersion: members.newerVersion, recordingChanges: recordingChanges, replacingBag: replacingBag)
     }
 }
