@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// What ModelKit knows about one `ModelObject` subclass: its saved properties,
 /// their keys and slots, and its class-level settings. Discovered once per
@@ -103,8 +102,8 @@ final class ClassLayout: Sendable {
 
     // MARK: - The cache
 
-    private static let cache = Mutex<[ObjectIdentifier: ClassLayout]>([:])
-    private static let declaredKeys = Mutex<[ObjectIdentifier: [String]]>([:])
+    private static let cache = LockedTable<ObjectIdentifier, ClassLayout>()
+    private static let declaredKeys = LockedTable<ObjectIdentifier, [String]>()
 
     static func cached(_ type: ModelObject.Type) -> ClassLayout? {
         cache.withLock { $0[ObjectIdentifier(type)] }

@@ -1,7 +1,5 @@
-import Synchronization
-
 extension ModelObject {
-    private static let registry = Mutex<[String: ModelObject.Type]>([:])
+    private static let registry = LockedTable<String, ModelObject.Type>()
 
     /// Allows loaded data to name these classes for polymorphic decoding.
     ///
