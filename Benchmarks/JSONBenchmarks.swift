@@ -254,36 +254,17 @@ enum JSONBenchmarks {
             print("| \(name) | skipped: the Codable classes do not write the document back whole |")
             return
         }
-        Harness.compare(
-            "decode \(name)", bytes: data.count,
-            [
-                Harness.Variant(label: "JSONDecoder") { iterations in
-                    for _ in 0..<iterations {
-                        blackHole(try? JSONDecoder().decode(KeepingCodable.Search.self, from: data))
-                    }
-                },
-                Harness.Variant(label: "ModelObject(json:)") { iterations in
-                    for _ in 0..<iterations { blackHole(try? TwitterSearch(json: data)) }
-                },
-            ])
-        Harness.compare(
-            "encode \(name)", bytes: data.count,
-            [
-                Harness.Variant(label: "JSONEncoder") { iterations in
-                    for _ in 0..<iterations { blackHole(try? JSONEncoder().encode(keeping)) }
-                },
-                Harness.Variant(label: "jsonData()") { iterations in
-                    for _ in 0..<iterations { blackHole(try? search.jsonData()) }
-                },
-            ])
+        compareModels(name, data: data, search: search, codable: keeping)
     }
 
-    private static func compareModels(_ name: String, data: Data, search: TwitterSearch, codable: CodableSearch) {
+    /// Decode and encode rows for one document: `Codable` classes `C` against
+    /// the ModelKit classes.
+    private static func compareModels<C: Codable>(_ name: String, data: Data, search: TwitterSearch, codable: C) {
         Harness.compare(
             "decode \(name)", bytes: data.count,
             [
                 Harness.Variant(label: "JSONDecoder") { iterations in
-                    for _ in 0..<iterations { blackHole(try? JSONDecoder().decode(CodableSearch.self, from: data)) }
+                    for _ in 0..<iterations { blackHole(try? JSONDecoder().decode(C.self, from: data)) }
                 },
                 Harness.Variant(label: "ModelObject(json:)") { iterations in
                     for _ in 0..<iterations { blackHole(try? TwitterSearch(json: data)) }
