@@ -34,8 +34,9 @@ import Foundation
 /// ## Identity
 ///
 /// Two model objects are equal only when they are the same object, and hash
-/// by identity, like `NSObject`. Compare their ``dictionary`` or
-/// ``modelValue`` to compare contents.
+/// by identity, like `NSObject`, Core Data and SwiftData objects, so an object
+/// can sit in a `Set` while it is edited. ``isEquivalent(to:)`` compares
+/// contents; ``copy()`` makes a deep copy.
 open class ModelObject: @unchecked Sendable {
     /// The object's mutable state and its re-entrant lock: reach the state
     /// through `withState`.
@@ -230,6 +231,21 @@ open class ModelObject: @unchecked Sendable {
                 try load(ModelValue(propertyList: data))
             }
         }
+    }
+
+    /// Decodes an object of exactly this class from its saved form, as
+    /// ``init(dictionary:)`` does: data of an older ``version`` is upgraded,
+    /// missing keys keep their defaults, unknown keys go to the
+    /// ``extensibleProperties``, and the new object has no changes.
+    ///
+    /// An initializer cannot create a subclass: data that names a registered
+    /// subclass under ``typeKey`` is refused with an error saying so. Decode a
+    /// ``ModelValue`` and call ``decoded(from:)`` to accept subclasses.
+    /// - Throws: ``ModelError`` naming the key path of the first bad value
+    ///   (relative to this object), or the decoder's error for malformed data.
+    public required convenience init(from decoder: any Decoder) throws {
+        self.init()
+        try load(CodableModelValue(from: decoder).value)
     }
 
     // MARK: - Property access
