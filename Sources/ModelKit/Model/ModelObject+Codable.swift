@@ -17,7 +17,10 @@ extension ModelObject: Codable {
     /// Dates in the saved form are written as ISO 8601 strings, the form they
     /// take in ModelKit's JSON, so they decode back through any decoder
     /// whatever its date strategy; a property with a numeric ``DateStrategy``
-    /// writes its number.
+    /// writes its number. `PropertyListEncoder` writes `nil` as the string
+    /// `"$null"`, so, as in ModelKit's property lists, a string made of `$`s
+    /// then `null` is written with one more `$` (with every encoder) and read
+    /// back without it.
     /// - Throws: ``ModelError`` for a class with declaration problems or a
     ///   cycle in the graph of models; any error of the encoder.
     public func encode(to encoder: any Encoder) throws {
@@ -66,7 +69,7 @@ struct CodableModelValue: Codable {
             try container.encode(double)
         case .string(let string):
             var container = encoder.singleValueContainer()
-            try container.encode(string)
+            try container.encode(PropertyListBridge.escaped(string))
         case .date(let date):
             var container = encoder.singleValueContainer()
             try container.encode(ISO8601DateText.string(from: date))
@@ -107,7 +110,7 @@ struct CodableModelValue: Codable {
                 return
             }
             if let string = try? single.decode(String.self) {
-                value = .string(string)
+                value = PropertyListBridge.unescaped(string)
                 return
             }
             if let data = try? single.decode(Data.self) {
