@@ -306,15 +306,17 @@ open class ModelObject: @unchecked Sendable {
     final func _beginMutation<Value>(at position: Int, as type: Value.Type) -> Value {
         let slot = position &- slotBase
         storage.lock()
-        var taken: Any = InPlaceMutation()
-        storage.withUnsafeMutablePointerToHeader { swap(&taken, &$0.pointee.values[slot]) }
-        guard let value = taken as? Value else {
-            // Put back what was there before trapping, so the object stays whole.
-            storage.withUnsafeMutablePointerToHeader { swap(&taken, &$0.pointee.values[slot]) }
-            storage.unlock()
+        let value = storage.withUnsafeMutablePointerToHeader { header -> Value? in
+            // Swap and consume: the value moves out without a retain, so the
+            // caller holds the only reference to a container's buffer.
+            var taken: Any = InPlaceMutation()
+            swap(&taken, &header.pointee.values[slot])
+            return (consume taken) as? Value
+        }
+        guard let value else {
+            // The slot held the marker: this property is being mutated already.
             _overlappingAccess(slot: slot)
         }
-        taken = InPlaceMutation()
         return value
     }
 
@@ -323,11 +325,12 @@ open class ModelObject: @unchecked Sendable {
     /// the mutation throws.
     @inlinable
     @inline(__always)
-    final func _endMutation<Value>(at position: Int, _ value: Value) {
+    final func _endMutation<Value>(at position: Int, _ value: consuming Value) {
         let slot = position &- slotBase
-        storage.withUnsafeMutablePointerToHeader { state in
-            state.pointee.values[slot] = value
-            state.pointee.changedSlots.insert(slot)
+        var boxed: Any = value
+        storage.withUnsafeMutablePointerToHeader { header in
+            swap(&boxed, &header.pointee.values[slot])
+            header.pointee.changedSlots.insert(slot)
         }
         storage.unlock()
     }

@@ -109,9 +109,12 @@ public struct Saved<Value: ModelValueConvertible>: Sendable {
         // mutation is one atomic step and records one change.
         @inline(__always) _modify {
             let position = object[keyPath: storageKeyPath].position
-            var value = object._beginMutation(at: position, as: Value.self)
-            defer { object._endMutation(at: position, value) }
-            yield &value
+            var value: Value? = object._beginMutation(at: position, as: Value.self)
+            // A throwing mutation ends the access at the yield: put the value
+            // back then too.
+            defer { if let value { object._endMutation(at: position, value) } }
+            yield &value!
+            object._endMutation(at: position, value.take().unsafelyUnwrapped)
         }
     }
 }
