@@ -10,9 +10,12 @@ extension ModelObject: Codable {
     /// ```swift
     /// struct Inbox: Codable { var notes: [Note] }
     /// let data = try JSONEncoder().encode(Inbox(notes: [Note()]))
-    /// print(String(decoding: data, as: UTF8.self))
-    /// // {"notes":[{"type":"Note","version":1,"title":"Untitled", …}]}
+    /// let inbox = try JSONDecoder().decode(Inbox.self, from: data)
+    /// print(inbox.notes[0].title)   // Untitled
     /// ```
+    ///
+    /// The keys are those of the saved form; their order is the encoder's
+    /// (`JSONEncoder` does not keep it).
     ///
     /// Dates in the saved form are written as ISO 8601 strings, the form they
     /// take in ModelKit's JSON, so they decode back through any decoder

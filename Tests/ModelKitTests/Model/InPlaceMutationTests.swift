@@ -24,6 +24,23 @@ private struct Refusal: Error {}
         #expect(ledger.items == Array(0..<500))
     }
 
+    @Test func inPlaceMutationsNeitherLeakNorFreeTooEarly() {
+        let folder = Folder()
+        weak var weakNote: Note?
+        do {
+            let note = Note()
+            weakNote = note
+            folder.notes.append(note)
+            folder.byName["n"] = note
+        }
+        #expect(weakNote != nil)
+        folder.notes.sort { $0.title < $1.title }
+        #expect(folder.notes.first === weakNote)
+        folder.notes.removeAll()
+        folder.byName["n"] = nil
+        #expect(weakNote == nil)
+    }
+
     @Test(arguments: [
         ("append", ["items"]), ("sort", ["items"]), ("removeAll", ["items"]), ("subscript", ["names"]),
         ("compound", ["count"]), ("none", []),
