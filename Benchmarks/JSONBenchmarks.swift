@@ -38,6 +38,17 @@ enum JSONBenchmarks {
                     for _ in 0..<iterations { blackHole(try? ModelValue(json: data)) }
                 },
             ])
+        // Validating without building: what keeping an unknown member as its bytes costs.
+        Harness.compare(
+            "validate \(name)", bytes: data.count,
+            [
+                Harness.Variant(label: "JSONSerialization") { iterations in
+                    for _ in 0..<iterations { blackHole(try? JSONSerialization.jsonObject(with: data)) }
+                },
+                Harness.Variant(label: "validateJSON") { iterations in
+                    for _ in 0..<iterations { blackHole((try? ModelValue.validateJSON(data)) != nil) }
+                },
+            ])
         Harness.compare(
             "write \(name)", bytes: data.count,
             [

@@ -50,6 +50,10 @@ struct JSONReader {
     var scratch: [UInt8] = []
     /// Keys read so far, by the low bits of their hash; see `readKey()`.
     var keyCache: [KeyCacheEntry] = []
+    /// Key hashes of the objects open in a skipping scan (see `skipValue()`).
+    var scanKeyHashes: [UInt64] = []
+    /// Where each open object's keys start on `scanKeyHashes`.
+    var scanKeyStarts: [Int] = []
     let keySeed = KeyHash.seed
 
     /// One key in the key cache: where its bytes are in the input, and its string.
