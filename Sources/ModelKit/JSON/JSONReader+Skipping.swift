@@ -143,6 +143,11 @@ extension JSONReader {
                     || byte == JSONByte.tab
             else { return index }
             index += 1
+            while index + 8 <= count,
+                UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self) == 0x2020_2020_2020_2020
+            {
+                index += 8
+            }
         }
         return index
     }
