@@ -1,3 +1,5 @@
+import Foundation
+
 /// Reads JSON straight into model objects, without building a ``ModelValue``
 /// for the objects it decodes.
 ///
@@ -29,7 +31,7 @@ struct JSONModelDecoder {
     /// The members of one object, decoded but not yet applied.
     struct Members {
         var values: ContiguousArray<Any>
-        var bag = ModelValue.Object()
+        var bag = ExtensibleBag()
         var newerVersion: Int?
     }
 
@@ -40,10 +42,21 @@ struct JSONModelDecoder {
     /// Containers open around the current position.
     private var depth = 0
     private let maximumDepth: Int
+    /// The document `reader` reads, when unknown members are kept as their
+    /// text (slices of it); `nil` keeps them as values.
+    private let document: Data?
 
-    init(_ bytes: UnsafeBufferPointer<UInt8>, options: JSONReadingOptions) {
+    /// - Parameter document: the `Data` whose bytes `bytes` are, to keep
+    ///   members the class does not save as their exact text; `nil` reads
+    ///   them into values.
+    init(_ bytes: UnsafeBufferPointer<UInt8>, options: JSONReadingOptions, document: Data? = nil) {
         reader = JSONReader(bytes, options: options)
         maximumDepth = options.maximumDepth
+        // Text is kept only where reading it again later, alone and with the
+        // default options, gives the same value: no merged repeated keys, no
+        // nesting past the default limit.
+        let keepsText = options.duplicateKeys == .reject && options.maximumDepth <= JSONReadingOptions().maximumDepth
+        self.document = keepsText ? document : nil
     }
 
     /// Decodes the whole document as the members of `object`, without changing it.
@@ -157,8 +170,17 @@ struct JSONModelDecoder {
                 else { return nil }
                 seenType = true
             case .none:
-                let value = try readSubtree()
-                guard members.bag.appendIfAbsent(key: bagKey, value: value) == nil else { return nil }
+                if let document {
+                    // Validated as strictly as reading it, and kept as its text.
+                    reader.outerDepth = depth
+                    let range = try reader.skipValue()
+                    let start = document.startIndex
+                    let text = RawJSON(validated: document[(start + range.lowerBound)..<(start + range.upperBound)])
+                    guard members.bag.appendIfAbsent(key: bagKey, text: text) else { return nil }
+                } else {
+                    let value = try readSubtree()
+                    guard members.bag.appendIfAbsent(key: bagKey, value: value) else { return nil }
+                }
             }
 
             reader.skipWhitespace()

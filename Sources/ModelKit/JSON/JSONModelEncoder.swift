@@ -1,3 +1,5 @@
+import Foundation
+
 /// Writes model objects straight into a `JSONWriter`, without building a
 /// ``ModelValue`` for the objects it writes.
 ///
@@ -64,7 +66,7 @@ struct JSONModelEncoder {
                 case .typeName: writer.writeString(layout.typeName)
                 case .version: writer.writeInteger(max(layout.version, newerVersion ?? 0))
                 case .slot(let offset): try writeSlot(values[offset], offset: offset, layout: layout)
-                case .bag(let index): try writeValue(bag.values[index])
+                case .bag(let index): try writeBagMember(bag, at: index)
                 }
             }
         } else {
@@ -80,9 +82,9 @@ struct JSONModelEncoder {
                 beginMember(layout.slots[offset].key, isFirst: &isFirst)
                 try writeSlot(values[offset], offset: offset, layout: layout)
             }
-            for (key, value) in bag where Self.isBagKeyWritten(key, layout: layout) {
+            for (index, key) in bag.keys.enumerated() where Self.isBagKeyWritten(key, layout: layout) {
                 beginMember(key, isFirst: &isFirst)
-                try writeValue(value)
+                try writeBagMember(bag, at: index)
             }
         }
         depth -= 1
@@ -162,6 +164,14 @@ struct JSONModelEncoder {
             }
             try writeValue(encoded)
         }
+    }
+
+    /// Writes the bag member at `index`: its JSON text as it was read (spaced
+    /// and ordered as the options say), or its value.
+    private mutating func writeBagMember(_ bag: ExtensibleBag, at index: Int) throws {
+        guard let text = bag.text(at: index) else { return try writeValue(bag.value(at: index)) }
+        let depth = depth
+        text.bytes.withUnsafeBytes { raw in writer.writeRaw(raw.bindMemory(to: UInt8.self), depth: depth) }
     }
 
     /// Writes a `ModelValue` with the writer, indented for where it sits.
