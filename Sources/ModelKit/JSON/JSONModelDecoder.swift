@@ -118,6 +118,8 @@ struct JSONModelDecoder {
             // The key: its entry when it names one, else its text for the bag.
             var target: Int?
             var bagKey = ""
+            // A plain ASCII key kept as its bytes (with its hash) rather than a string.
+            var bagKeyRange: Range<Int>?
             let keyStart = reader.position + 1
             var highBits: UInt8 = 0
             let keyEnd = reader.skipPlainText(from: keyStart, highBits: &highBits)
@@ -131,9 +133,13 @@ struct JSONModelDecoder {
             } else if keyEnd < reader.count, reader.base[keyEnd] == JSONByte.quote, highBits & 0x80 == 0,
                 plan.keysAreASCII
             {
-                bagKey = String(
-                    decoding: UnsafeBufferPointer(start: reader.base + keyStart, count: keyEnd - keyStart),
-                    as: UTF8.self)
+                if document != nil {
+                    bagKeyRange = keyStart..<keyEnd
+                } else {
+                    bagKey = String(
+                        decoding: UnsafeBufferPointer(start: reader.base + keyStart, count: keyEnd - keyStart),
+                        as: UTF8.self)
+                }
                 reader.position = keyEnd + 1
             } else {
                 // Escapes, text outside ASCII or a bad key: the reader's string
@@ -174,9 +180,14 @@ struct JSONModelDecoder {
                     // Validated as strictly as reading it, and kept as its text.
                     reader.outerDepth = depth
                     let range = try reader.skipValue()
-                    let start = document.startIndex
-                    let text = RawJSON(validated: document[(start + range.lowerBound)..<(start + range.upperBound)])
-                    guard members.bag.appendIfAbsent(key: bagKey, text: text) else { return nil }
+                    if let key = bagKeyRange {
+                        let hash = KeyHash.hash(reader.base + key.lowerBound, count: key.count, seed: reader.keySeed)
+                        members.bag.appendCompact(in: document, key: key, hash: hash, value: range)
+                    } else {
+                        let start = document.startIndex
+                        let text = RawJSON(validated: document[(start + range.lowerBound)..<(start + range.upperBound)])
+                        guard members.bag.appendIfAbsent(key: bagKey, text: text) else { return nil }
+                    }
                 } else {
                     let value = try readSubtree()
                     guard members.bag.appendIfAbsent(key: bagKey, value: value) else { return nil }
@@ -190,6 +201,8 @@ struct JSONModelDecoder {
                 reader.skipWhitespace()
             } else if next == JSONByte.closeBrace {
                 depth -= 1
+                // A repeated key: the ModelValue path reports it.
+                guard !members.bag.hasRepeatedKeys() else { return nil }
                 return members
             } else {
                 throw Failure()

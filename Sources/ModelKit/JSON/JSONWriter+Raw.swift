@@ -23,24 +23,42 @@ extension JSONWriter {
     }
 
     /// Compact output in the input's order: the text without the whitespace
-    /// between its tokens, copied in runs.
+    /// between its tokens, copied in runs found eight bytes at a time.
     private mutating func writeRawCompact(_ raw: UnsafeBufferPointer<UInt8>) {
         var runStart = 0
         var index = 0
-        while index < raw.count {
-            let byte = raw[index]
-            if byte == JSONByte.quote {
+        while true {
+            index = JSONWriter.nextQuoteOrSpace(raw, from: index)
+            guard index < raw.count else { break }
+            if raw[index] == JSONByte.quote {
                 index = JSONWriter.rawStringEnd(raw, quoteAt: index)
-            } else if JSONWriter.isWhitespace(byte) {
-                append(UnsafeBufferPointer(rebasing: raw[runStart..<index]))
-                index += 1
-                while index < raw.count, JSONWriter.isWhitespace(raw[index]) { index += 1 }
-                runStart = index
-            } else {
-                index += 1
+                continue
             }
+            append(UnsafeBufferPointer(rebasing: raw[runStart..<index]))
+            index += 1
+            while index < raw.count, JSONWriter.isWhitespace(raw[index]) { index += 1 }
+            runStart = index
         }
         append(UnsafeBufferPointer(rebasing: raw[runStart..<raw.count]))
+    }
+
+    /// The first index at or after `index` holding a quote or a byte at or
+    /// below a space (outside strings, valid JSON has no other such bytes
+    /// than its four whitespace characters), or the end.
+    @inline(__always)
+    private static func nextQuoteOrSpace(_ raw: UnsafeBufferPointer<UInt8>, from index: Int) -> Int {
+        var index = index
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        while index + 8 <= raw.count {
+            let word = UInt64(littleEndian: UnsafeRawPointer(raw.baseAddress! + index).loadUnaligned(as: UInt64.self))
+            let quotes = word ^ (ones &* 0x22)
+            // As in `JSONByte.specialBytes`: the lowest flagged byte is exact.
+            let special = ((quotes &- ones) & ~quotes | (word &- ones &* 0x21) & ~word) & 0x8080_8080_8080_8080
+            if special != 0 { return index + special.trailingZeroBitCount >> 3 }
+            index += 8
+        }
+        while index < raw.count, raw[index] != JSONByte.quote, raw[index] > JSONByte.space { index += 1 }
+        return index
     }
 
     /// The tokens from `start` to `end` in their order, spaced as the writer
@@ -255,16 +273,26 @@ extension JSONWriter {
 
     // MARK: - Tokens
 
-    /// The index after the closing quote of the string whose opening quote is at `quoteAt`.
+    /// The index after the closing quote of the string whose opening quote
+    /// is at `quoteAt`, found eight bytes at a time.
     @inline(__always)
     static func rawStringEnd(_ raw: UnsafeBufferPointer<UInt8>, quoteAt: Int) -> Int {
         var index = quoteAt + 1
-        while index < raw.count {
-            let byte = raw[index]
-            if byte == JSONByte.quote { return index + 1 }
-            index += byte == JSONByte.backslash ? 2 : 1
+        while true {
+            while index + 8 <= raw.count {
+                let word = UInt64(littleEndian: UnsafeRawPointer(raw.baseAddress! + index).loadUnaligned(as: UInt64.self))
+                let special = JSONByte.specialBytes(in: word, slashes: false)
+                if special != 0 {
+                    index += special.trailingZeroBitCount >> 3
+                    break
+                }
+                index += 8
+            }
+            while index < raw.count, raw[index] != JSONByte.quote, raw[index] != JSONByte.backslash { index += 1 }
+            guard index < raw.count else { return raw.count }
+            if raw[index] == JSONByte.quote { return index + 1 }
+            index += 2  // an escape: the byte after the backslash is never the closing quote
         }
-        return raw.count
     }
 
     private static func skipWhitespace(_ raw: UnsafeBufferPointer<UInt8>, from index: Int) -> Int {
