@@ -188,41 +188,40 @@ struct ExtensibleBag: Sendable {
         return true
     }
 
-    /// Appends a member of `document` whose key (bytes without escapes,
-    /// quotes excluded, with its `KeyHash`) and validated value are at the
-    /// byte offsets given. Repeated keys are found by ``hasRepeatedKeys()``
-    /// once the object is read. A bag already in the general form (or
-    /// holding members of another document) takes the member in that form.
-    mutating func appendCompact(in document: Data, key: Range<Int>, hash: UInt64, value: Range<Int>) {
-        if self.document == nil, storage.isEmpty, !sawRepeatedKey {
-            self.document = document
-        }
-        guard let current = self.document, current.startIndex == document.startIndex, current.count == document.count
-        else {
-            let start = document.startIndex
-            let keyText = String(decoding: document[(start + key.lowerBound)..<(start + key.upperBound)], as: UTF8.self)
-            let text = RawJSON(validated: document[(start + value.lowerBound)..<(start + value.upperBound)])
-            if !appendIfAbsent(key: keyText, text: text) { sawRepeatedKey = true }
-            return
-        }
+    /// Whether ``appendCompact(key:hash:value:)`` can take members: the bag
+    /// is in its compact form, or empty (then ``beginCompact(_:)`` first).
+    var acceptsCompactMembers: Bool { document != nil || (storage.isEmpty && !sawRepeatedKey) }
+
+    /// Starts the compact form on `document`; the bag must be empty.
+    mutating func beginCompact(_ document: Data) {
+        if self.document == nil, storage.isEmpty { self.document = document }
+    }
+
+    /// Appends a member of the bag's document whose key (bytes without
+    /// escapes, quotes excluded, with its `KeyHash`) and validated value are
+    /// at the byte offsets given; the bag is in its compact form. Repeated
+    /// keys are found by ``hasRepeatedKeys()`` once the object is read.
+    mutating func appendCompact(key: Range<Int>, hash: UInt64, value: Range<Int>) {
         members.append(CompactMember(key: key, value: value))
         hashes.append(hash)
     }
 
-    /// Whether members appended with ``appendCompact(in:key:hash:value:)``
+    /// Whether members appended with ``appendCompact(key:hash:value:)``
     /// repeat a key.
     func hasRepeatedKeys() -> Bool {
         if sawRepeatedKey { return true }
         guard let document, members.count > 1 else { return false }
-        let order = hashes.indices.sorted { hashes[$0] < hashes[$1] }
+        let members = members
+        var sorted = hashes.enumerated().map { (hash: $0.element, index: $0.offset) }
+        sorted.sort { $0.hash < $1.hash }
         return document.withUnsafeBytes { raw in
-            for position in 1..<order.count where hashes[order[position]] == hashes[order[position - 1]] {
+            for position in 1..<sorted.count where sorted[position].hash == sorted[position - 1].hash {
                 // The same hash: compare the bytes of every pair in the run.
                 var first = position - 1
-                while first > 0, hashes[order[first - 1]] == hashes[order[position]] { first -= 1 }
+                while first > 0, sorted[first - 1].hash == sorted[position].hash { first -= 1 }
                 for earlier in first..<position {
-                    let lhs = members[order[earlier]].key
-                    let rhs = members[order[position]].key
+                    let lhs = members[sorted[earlier].index].key
+                    let rhs = members[sorted[position].index].key
                     if lhs.count == rhs.count,
                         memcmp(raw.baseAddress! + lhs.lowerBound, raw.baseAddress! + rhs.lowerBound, lhs.count) == 0
                     {

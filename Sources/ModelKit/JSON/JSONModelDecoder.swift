@@ -176,14 +176,21 @@ struct JSONModelDecoder {
                 else { return nil }
                 seenType = true
             case .none:
-                if let document {
+                if document != nil {
                     // Validated as strictly as reading it, and kept as its text.
                     reader.outerDepth = depth
                     let range = try reader.skipValue()
-                    if let key = bagKeyRange {
+                    if let key = bagKeyRange, members.bag.acceptsCompactMembers {
+                        if !members.bag.isCompact { members.bag.beginCompact(document!) }
                         let hash = KeyHash.hash(reader.base + key.lowerBound, count: key.count, seed: reader.keySeed)
-                        members.bag.appendCompact(in: document, key: key, hash: hash, value: range)
+                        members.bag.appendCompact(key: key, hash: hash, value: range)
                     } else {
+                        let document = document!
+                        if let key = bagKeyRange {
+                            bagKey = String(
+                                decoding: UnsafeBufferPointer(start: reader.base + key.lowerBound, count: key.count),
+                                as: UTF8.self)
+                        }
                         let start = document.startIndex
                         let text = RawJSON(validated: document[(start + range.lowerBound)..<(start + range.upperBound)])
                         guard members.bag.appendIfAbsent(key: bagKey, text: text) else { return nil }
