@@ -84,4 +84,82 @@ import Testing
             #expect(bag.object.values == reference.values)
         }
     }
+
+    /// A bag in its compact form holding the members of `json`, a flat
+    /// object whose keys have no escapes, as ranges of its bytes.
+    static func compactBag(_ json: String, hashes: [UInt64]? = nil) -> ExtensibleBag {
+        let document = Data(json.utf8)
+        let bytes = Array(document)
+        var bag = ExtensibleBag()
+        bag.beginCompact(document)
+        guard case .object(let object) = try? ModelValue(json: document) else { return bag }
+        var searchFrom = 1
+        for (position, key) in object.keys.enumerated() {
+            let quoted = Array("\"\(key)\":".utf8)
+            var start = searchFrom
+            while Array(bytes[start..<(start + quoted.count)]) != quoted { start += 1 }
+            let valueStart = start + quoted.count
+            let valueEnd = bytes.withUnsafeBufferPointer { buffer in
+                var reader = JSONReader(buffer, options: JSONReadingOptions())
+                reader.position = valueStart
+                return (try? reader.skipValue())?.upperBound ?? valueStart
+            }
+            let keyRange = (start + 1)..<(start + 1 + key.utf8.count)
+            bag.appendCompact(key: keyRange, hash: hashes?[position] ?? KeyHash.hash(key), value: valueStart..<valueEnd)
+            searchFrom = valueEnd
+        }
+        return bag
+    }
+
+    @Test func theCompactFormReadsLikeTheGeneralOne() throws {
+        let bag = Self.compactBag(#"{"a":1.10,"b":[1,{"c":"\u0041"}],"d":null}"#)
+        #expect(bag.isCompact)
+        #expect(bag.keys == ["a", "b", "d"])
+        #expect(bag.value(forKey: "b") == [1, ["c": "A"]])
+        #expect(bag.value(forKey: "x") == nil)
+        #expect(bag.object == ["a": 1.1, "b": [1, ["c": "A"]], "d": nil])
+        #expect(bag.text(at: 0)?.text == "1.10")
+        #expect(!bag.hasRepeatedKeys())
+    }
+
+    @Test func repeatedKeysAreFoundWhateverTheirHashes() throws {
+        // Equal hashes with different keys are not a repeat; equal keys are.
+        #expect(!Self.compactBag(#"{"a":1,"b":2,"c":3}"#, hashes: [7, 7, 7]).hasRepeatedKeys())
+        let json = #"{"a":1,"b":2,"a":3}"#
+        var bag = ExtensibleBag()
+        let document = Data(json.utf8)
+        bag.beginCompact(document)
+        bag.appendCompact(key: 2..<3, hash: 1, value: 5..<6)
+        bag.appendCompact(key: 8..<9, hash: 1, value: 11..<12)
+        bag.appendCompact(key: 14..<15, hash: 1, value: 17..<18)
+        #expect(bag.hasRepeatedKeys())
+        // Turning it into the general form keeps knowing it.
+        bag.set(9, forKey: "z")
+        #expect(bag.hasRepeatedKeys())
+    }
+
+    @Test func settingAMemberOfTheCompactFormKeepsTheOthersText() throws {
+        var bag = Self.compactBag(#"{"a":1.10,"b":"\u0041","c":1e2}"#)
+        let old = bag.set(5, forKey: "b")
+        #expect(old == "A")
+        #expect(!bag.isCompact)
+        #expect(bag.text(at: 0)?.text == "1.10")
+        #expect(bag.text(at: 1) == nil)
+        #expect(bag.text(at: 2)?.text == "1e2")
+        #expect(bag.object == ["a": 1.1, "b": 5, "c": 100.0])
+    }
+
+    @Test func manyUnknownKeysLoadAndAKeyRepeatedLastIsRefused() throws {
+        var members = (0..<10_000).map { #""k\#($0)":\#($0).50"# }
+        let note = try Note(json: Data(("{" + members.joined(separator: ",") + "}").utf8))
+        #expect(note.extensibleProperties.count == 10_000)
+        #expect(try note.jsonString().hasSuffix(#""k9999":9999.50}"#))
+        members.append(#""k17":1"#)
+        do {
+            _ = try Note(json: Data(("{" + members.joined(separator: ",") + "}").utf8))
+            Issue.record("expected an error")
+        } catch {
+            #expect(String(describing: error).contains(#"duplicate key "k17" in object"#), "\(error)")
+        }
+    }
 }
