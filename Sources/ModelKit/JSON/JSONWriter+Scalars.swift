@@ -147,6 +147,8 @@ extension JSONWriter {
 
     /// Writes `string` in quotes, escaping what JSON requires (and `/` if asked).
     mutating func writeString(_ string: String) {
+        // Borrow the bytes in place: no copy of the string, no retain.
+        if string.utf8.withContiguousStorageIfAvailable({ writeQuoted($0) }) != nil { return }
         var string = string
         string.withUTF8 { utf8 in writeQuoted(utf8) }
     }
