@@ -23,6 +23,8 @@ struct ExtensibleBag: Sendable {
     /// Compact form: when set, every member is a range of this document,
     /// listed in `members`, and `storage` is empty.
     private var document: Data?
+    /// Whether `document` is set (cheaper to test than the optional).
+    private var isCompactForm = false
     /// Compact form: the members' keys (bytes without escapes, quotes
     /// excluded) and values, as byte offsets from the document's start index.
     private var members: [CompactMember] = []
@@ -96,7 +98,7 @@ struct ExtensibleBag: Sendable {
     }
 
     /// Whether the bag is in its compact form.
-    var isCompact: Bool { document != nil }
+    var isCompact: Bool { isCompactForm }
 
     /// The value of the member at `index`.
     func value(at index: Int) -> ModelValue {
@@ -131,6 +133,7 @@ struct ExtensibleBag: Sendable {
     private mutating func expand() {
         guard let document else { return }
         self.document = nil
+        isCompactForm = false
         storage = ModelValue.Object(minimumCapacity: members.count)
         texts = []
         texts.reserveCapacity(members.count)
@@ -190,11 +193,14 @@ struct ExtensibleBag: Sendable {
 
     /// Whether ``appendCompact(key:hash:value:)`` can take members: the bag
     /// is in its compact form, or empty (then ``beginCompact(_:)`` first).
-    var acceptsCompactMembers: Bool { document != nil || (storage.isEmpty && !sawRepeatedKey) }
+    var acceptsCompactMembers: Bool { isCompact || (storage.isEmpty && !sawRepeatedKey) }
 
     /// Starts the compact form on `document`; the bag must be empty.
     mutating func beginCompact(_ document: Data) {
-        if self.document == nil, storage.isEmpty { self.document = document }
+        if !isCompactForm, storage.isEmpty {
+            self.document = document
+            isCompactForm = true
+        }
     }
 
     /// Appends a member of the bag's document whose key (bytes without
@@ -210,7 +216,13 @@ struct ExtensibleBag: Sendable {
     /// repeat a key.
     func hasRepeatedKeys() -> Bool {
         if sawRepeatedKey { return true }
-        guard let document, members.count > 1 else { return false }
+        guard isCompactForm, members.count > 1 else { return false }
+        // Distinct hashes, the usual case, settle it without looking at keys.
+        var sortedHashes = hashes
+        sortedHashes.sort()
+        var position = 1
+        while position < sortedHashes.count, sortedHashes[position] != sortedHashes[position - 1] { position += 1 }
+        guard position < sortedHashes.count, let document else { return false }
         let members = members
         var sorted = hashes.enumerated().map { (hash: $0.element, index: $0.offset) }
         sorted.sort { $0.hash < $1.hash }

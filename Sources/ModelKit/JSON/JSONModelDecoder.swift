@@ -45,6 +45,8 @@ struct JSONModelDecoder {
     /// The document `reader` reads, when unknown members are kept as their
     /// text (slices of it); `nil` keeps them as values.
     private let document: Data?
+    /// Whether `document` is set (cheaper to test than the optional).
+    private let keepsText: Bool
 
     /// - Parameter document: the `Data` whose bytes `bytes` are, to keep
     ///   members the class does not save as their exact text; `nil` reads
@@ -57,6 +59,7 @@ struct JSONModelDecoder {
         // nesting past the default limit.
         let keepsText = options.duplicateKeys == .reject && options.maximumDepth <= JSONReadingOptions().maximumDepth
         self.document = keepsText ? document : nil
+        self.keepsText = keepsText && document != nil
     }
 
     /// Decodes the whole document as the members of `object`, without changing it.
@@ -133,7 +136,7 @@ struct JSONModelDecoder {
             } else if keyEnd < reader.count, reader.base[keyEnd] == JSONByte.quote, highBits & 0x80 == 0,
                 plan.keysAreASCII
             {
-                if document != nil {
+                if keepsText {
                     bagKeyRange = keyStart..<keyEnd
                 } else {
                     bagKey = String(
@@ -176,7 +179,7 @@ struct JSONModelDecoder {
                 else { return nil }
                 seenType = true
             case .none:
-                if document != nil {
+                if keepsText {
                     // Validated as strictly as reading it, and kept as its text.
                     reader.outerDepth = depth
                     let range = try reader.skipValue()

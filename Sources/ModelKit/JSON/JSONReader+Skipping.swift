@@ -47,8 +47,9 @@ extension JSONReader {
         var objectBits: UInt64 = 0
         let depthLimit = min(JSONReader.scanDepthLimit, options.maximumDepth - outerDepth)
         let checksKeys = options.duplicateKeys == .reject
-        scanKeyHashes.removeAll(keepingCapacity: true)
-        scanKeyStarts.removeAll(keepingCapacity: true)
+        // Left over only by a scan that gave up; emptying empty arrays still costs a call.
+        if !scanKeyHashes.isEmpty { scanKeyHashes.removeAll(keepingCapacity: true) }
+        if !scanKeyStarts.isEmpty { scanKeyStarts.removeAll(keepingCapacity: true) }
 
         value: while true {
             index = whitespaceEnd(from: index)
@@ -181,21 +182,32 @@ extension JSONReader {
     /// reader, which tells a repeated key from a collision.
     private mutating func scanKeysAreDistinct() -> Bool {
         let start = scanKeyStarts.removeLast()
-        let keyCount = scanKeyHashes.count - start
-        defer { scanKeyHashes.removeLast(keyCount) }
-        if keyCount <= 16 {
-            return scanKeyHashes.withUnsafeBufferPointer { hashes in
-                for first in start..<hashes.count {
-                    for second in (first + 1)..<max(first + 1, hashes.count) where hashes[first] == hashes[second] {
-                        return false
+        let end = scanKeyHashes.count
+        let distinct = scanKeyHashes.withUnsafeMutableBufferPointer { hashes -> Bool in
+            if end - start <= 16 {
+                var first = start
+                while first < end {
+                    var second = first + 1
+                    while second < end {
+                        if hashes[first] == hashes[second] { return false }
+                        second += 1
                     }
+                    first += 1
                 }
                 return true
             }
+            // Sorting in place is fine: these hashes are dropped next.
+            var keys = UnsafeMutableBufferPointer<UInt64>(rebasing: hashes[start..<end])
+            keys.sort()
+            var position = 1
+            while position < keys.count {
+                if keys[position] == keys[position - 1] { return false }
+                position += 1
+            }
+            return true
         }
-        let sorted = scanKeyHashes[start...].sorted()
-        for position in 1..<sorted.count where sorted[position] == sorted[position - 1] { return false }
-        return true
+        while scanKeyHashes.count > start { scanKeyHashes.removeLast() }
+        return distinct
     }
 
     /// Scans the string whose quote is at `index`; returns the index after its closing quote.
