@@ -2,12 +2,17 @@ import Foundation
 import Testing
 @testable import ModelKit
 
-@Suite struct FileTests {
+/// A class suite, so that `deinit` removes each test's folder, pass or fail.
+@Suite final class FileTests {
     let directory: URL
 
     init() throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("ModelKitFileTests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: directory)
     }
 
     func sample() -> Note {
