@@ -12,7 +12,15 @@ extension JSONWriter {
         case .bigInteger(let digits): try writeBigInteger(digits)
         case .double(let number): try writeDouble(number)
         case .string(let string): writeString(string)
-        case .date(let date): writeString(ISO8601DateText.string(from: date))
+        case .date(let date):
+            guard let text = ISO8601DateText.standardString(from: date) else {
+                throw ModelError(
+                    code: .notRepresentable,
+                    message: "JSON cannot represent the date \(date.timeIntervalSince1970) (seconds since 1970) "
+                        + "as ISO 8601 text: it is outside the years 0001 to 9999",
+                    format: "JSON")
+            }
+            writeString(text)
         case .data(let bytes): writeString(bytes.base64EncodedString())
         case .array, .object: preconditionFailure("containers are written by write(_:)")
         }

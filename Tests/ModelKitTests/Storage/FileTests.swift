@@ -18,7 +18,7 @@ import Testing
     func sample() -> Note {
         let note = Note()
         note.title = "Saved"
-        note.due = Date(timeIntervalSince1970: 1_763_307_200.25)
+        note.due = Date(timeIntervalSince1970: 1_763_307_200)  // whole seconds: XML holds no more
         note.children = [Note()]
         try? note.setExtensibleProperty(["kept": true], forKey: "future")
         return note
