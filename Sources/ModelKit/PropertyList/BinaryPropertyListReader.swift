@@ -56,7 +56,8 @@ struct BinaryPropertyListReader {
         let topObject = Self.readInteger(bytes, at: trailer + 16, size: 8)
         let tableOffset = Self.readInteger(bytes, at: trailer + 24, size: 8)
         guard (1...8).contains(offsetSize), (1...8).contains(referenceSize) else {
-            throw Self.failure("the trailer gives offset size \(offsetSize) and reference size \(referenceSize)")
+            throw Self.failure(
+                "the trailer is damaged: it gives offset size \(offsetSize) and reference size \(referenceSize)")
         }
         guard let objectCount, objectCount >= 1, objectCount <= bytes.count,
             let topObject, topObject < objectCount,
@@ -118,7 +119,7 @@ struct BinaryPropertyListReader {
             return true
         }
 
-        if try visit(topObject) { return values[topObject]! }
+        if try visit(topObject) { return Self.asValue(values[topObject]!) }
         while let top = stack.indices.last {
             if stack[top].next < stack[top].members.count {
                 // A read member moves the cursor on; an opened one is read first.
@@ -151,7 +152,8 @@ struct BinaryPropertyListReader {
                             "a dictionary key is \(values[frame.members[index]]!.kindDescription), not a string",
                             stack: stack, values: values)
                     }
-                    guard object.appendIfAbsent(key: key, value: values[frame.members[count + index]]!) == nil else {
+                    let member = Self.asValue(values[frame.members[count + index]]!)
+                    guard object.appendIfAbsent(key: key, value: member) == nil else {
                         stack[top].next = index
                         throw failure(
                             "the key \(ModelValue.quoted(key)) repeats in a dictionary", stack: stack, values: values)
@@ -159,7 +161,7 @@ struct BinaryPropertyListReader {
                 }
                 value = .object(object)
             } else {
-                value = .array(frame.members.map { values[$0]! })
+                value = .array(frame.members.map { Self.asValue(values[$0]!) })
             }
             stack.removeLast()
             values[frame.object] = value
@@ -168,7 +170,15 @@ struct BinaryPropertyListReader {
             sizes[frame.object] = size
             if let parent = stack.indices.last { stack[parent].next += 1 }
         }
-        return values[topObject]!
+        return Self.asValue(values[topObject]!)
+    }
+
+    /// A string object as a value: `"$null"` is null, and so on (see
+    /// ``PropertyListBridge``). Strings are kept as written until they are
+    /// used, because one string object may be both a key and a value.
+    private static func asValue(_ object: ModelValue) -> ModelValue {
+        guard case .string(let string) = object else { return object }
+        return PropertyListBridge.unescaped(string)
     }
 
     /// The offset of `object`, checked.
@@ -270,7 +280,7 @@ struct BinaryPropertyListReader {
             guard !text.contains(where: { $0 >= 0x80 }) else {
                 throw failure("the ASCII string at byte \(offset) holds a byte above 127", stack: stack, values: values)
             }
-            return PropertyListBridge.unescaped(String(decoding: text, as: UTF8.self))
+            return .string(String(decoding: text, as: UTF8.self))
         case 0x6:
             let (count, start) = try length(at: offset, stack: stack, values: values)
             guard count <= (objectsEnd - start) / 2 else {
@@ -281,7 +291,7 @@ struct BinaryPropertyListReader {
                 throw failure(
                     "the UTF-16 string at byte \(offset) holds an unpaired surrogate", stack: stack, values: values)
             }
-            return PropertyListBridge.unescaped(string)
+            return .string(string)
         case 0x8:
             throw failure(
                 "the object at byte \(offset) is a keyed archiver's UID, which ModelKit does not read",

@@ -65,7 +65,7 @@ struct BinaryPropertyListWriter {
                 members.reserveCapacity(elements.count)
                 for (index, element) in elements.enumerated() {
                     members.append(
-                        try add(element, depth: item.depth + 1, parent: next, component: .index(index), pending: &pending))
+                        try add(element, depth: item.depth, parent: next, component: .index(index), pending: &pending))
                 }
                 objects[item.object] = .array(start: references.count, count: members.count)
                 references.append(contentsOf: members)
@@ -75,9 +75,10 @@ struct BinaryPropertyListWriter {
                 keys.reserveCapacity(object.count)
                 values.reserveCapacity(object.count)
                 for (key, value) in object {
-                    keys.append(try add(.string(key), depth: item.depth + 1, parent: next, component: nil, pending: &pending))
+                    keys.append(
+                        try add(.string(key), depth: item.depth, parent: next, component: nil, isKey: true, pending: &pending))
                     values.append(
-                        try add(value, depth: item.depth + 1, parent: next, component: .key(key), pending: &pending))
+                        try add(value, depth: item.depth, parent: next, component: .key(key), pending: &pending))
                 }
                 objects[item.object] = .dictionary(start: references.count, count: keys.count)
                 references.append(contentsOf: keys)
@@ -92,7 +93,8 @@ struct BinaryPropertyListWriter {
     /// The object number for `value`: a uniqued scalar's existing number, or
     /// a new one (containers wait on `pending` for their members).
     private mutating func add(
-        _ value: ModelValue, depth: Int, parent: Int, component: ModelKeyPath.Component?, pending: inout [Pending]
+        _ value: ModelValue, depth: Int, parent: Int, component: ModelKeyPath.Component?, isKey: Bool = false,
+        pending: inout [Pending]
     ) throws -> Int {
         switch value {
         case .array, .object:
@@ -113,7 +115,8 @@ struct BinaryPropertyListWriter {
             pending.append(Pending(object: number, value: value, depth: depth + 1, parent: parent, component: component))
             return number
         default:
-            let scalar = try Self.written(value)
+            // Keys are always strings, written as they are; values may need a marker.
+            let scalar = isKey ? value : try Self.written(value)
             let key = ScalarKey(scalar)
             if let existing = uniqued[key] { return existing }
             let number = objects.count

@@ -147,8 +147,10 @@ struct XMLPropertyListWriter {
             appendBase64(data, indent: indent)
             append("</data>\n")
         case .array:
+            try checkDepth(stack)  // an empty container is a level too
             append("<array/>\n")
         case .object:
+            try checkDepth(stack)
             append("<dict/>\n")
         }
     }
