@@ -48,6 +48,24 @@ import Testing
         #expect(try ModelValue(propertyList: Data(output.utf8)) == .date(wholeSeconds(date)))
     }
 
+    /// A `Date()` (nearly always with a fraction) saved and loaded again is
+    /// no change, and saving what was loaded gives the same bytes.
+    @Test(arguments: [PropertyListSerialization.PropertyListFormat.xml, .binary])
+    func aDateDefaultSurvivesSaveAndLoadWithoutBecomingAChange(format: PropertyListSerialization.PropertyListFormat)
+        throws
+    {
+        let note = Note()
+        note.due = Date(timeIntervalSinceReferenceDate: 785_000_000.987_654)
+        note.clearChanges()
+        let data = try note.propertyListData(format: format)
+        let loaded = try Note(propertyList: data)
+        #expect(!loaded.hasChanges)
+        #expect(loaded.due == (format == .xml ? note.due.map(wholeSeconds) : note.due))
+        #expect(try loaded.propertyListData(format: format) == data)
+        try loaded.update(from: Note(propertyList: data).dictionary)
+        #expect(!loaded.hasAnyChanges)
+    }
+
     @Test func nullAtTheTopLevelSurvives() throws {
         #expect(try ModelValue(propertyList: ModelValue.null.propertyListData(format: .xml)) == .null)
     }
