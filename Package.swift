@@ -12,7 +12,10 @@ let package = Package(
         .target(name: "ModelKit", path: "Sources/ModelKit"),
         .executableTarget(name: "Demo", dependencies: ["ModelKit"], path: "Demo"),
         .executableTarget(name: "Benchmarks", dependencies: ["ModelKit"], path: "Benchmarks"),
-        .testTarget(name: "ModelKitTests", dependencies: ["ModelKit"], path: "Tests/ModelKitTests"),
+        .testTarget(
+            name: "ModelKitTests", dependencies: ["ModelKit"], path: "Tests/ModelKitTests",
+            // Read by path (#filePath), not bundled.
+            exclude: ["PropertyList/Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -38,5 +38,49 @@ enum PropertyListBenchmarks {
                 for _ in 0..<iterations { _ = try! value.propertyListData(format: .xml) }
             },
         ])
+        compareBinary("500 items", value: value)
+        compareBinary("10,000 models", value: modelsDocument())
+    }
+
+    /// 10,000 small models as their saved form: metadata, saved keys, nested arrays.
+    static func modelsDocument() -> ModelValue {
+        var models: [ModelValue] = []
+        models.reserveCapacity(10_000)
+        for index in 0..<10_000 {
+            models.append([
+                "type": "Note", "version": 1, "title": .string("Note \(index)"), "count": .int(index),
+                "tags": ["home", .string("tag \(index % 50)")], "done": .bool(index % 3 == 0),
+                "due": .date(Date(timeIntervalSinceReferenceDate: Double(index) * 3600.5)), "ratio": .double(Double(index) / 7),
+            ])
+        }
+        return ["type": "Folder", "version": 1, "notes": .array(models)]
+    }
+
+    /// Binary read and write rows: ModelKit's own codec against
+    /// `PropertyListSerialization` (reading to `[String: Any]`, writing from it).
+    static func compareBinary(_ name: String, value: ModelValue) {
+        guard Harness.wants("binary plist \(name)") else { return }
+        let data = try! value.propertyListData(format: .binary)
+        let object = try! PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+        Harness.compare("Read binary plist, \(name)", bytes: data.count, [
+            .init(label: "Foundation") { iterations in
+                for _ in 0..<iterations {
+                    blackHole(try! PropertyListSerialization.propertyList(from: data, options: [], format: nil))
+                }
+            },
+            .init(label: "ModelKit") { iterations in
+                for _ in 0..<iterations { blackHole(try! ModelValue(propertyList: data)) }
+            },
+        ])
+        Harness.compare("Write binary plist, \(name)", bytes: data.count, [
+            .init(label: "Foundation") { iterations in
+                for _ in 0..<iterations {
+                    blackHole(try! PropertyListSerialization.data(fromPropertyList: object, format: .binary, options: 0))
+                }
+            },
+            .init(label: "ModelKit") { iterations in
+                for _ in 0..<iterations { blackHole(try! value.propertyListData(format: .binary)) }
+            },
+        ])
     }
 }

@@ -10,18 +10,28 @@ import Foundation
 //   as an equal value;
 // - writing is a fixed point: writing what was read back gives the same bytes;
 // - every object finds each of its keys at its own position;
+// - validating without building (ModelValue.validateJSON) succeeds exactly
+//   when reading does, and fails with the same message;
 // - a model decoded straight from the bytes equals one decoded through
-//   ModelValue, or both fail with the same error, and both write the same JSON.
+//   ModelValue, or both fail with the same error: so the members it keeps as
+//   their JSON text read back as the values parsing them gives; both write
+//   JSON of the same value, and the direct path's text is a fixed point
+//   (its unknown members are written back byte for byte).
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzJSON(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     let bytes = UnsafeRawBufferPointer(start: start, count: count)
     checkModelPaths(Data(bytes))
     let options = JSONReadingOptions(maximumDepth: 64, duplicateKeys: count % 2 == 0 ? .reject : .lastWins)
+    let validated = Result { try ModelValue.validateJSON(Data(bytes), options: options) }
     let value: ModelValue
     do {
         value = try ModelValue(jsonBytes: bytes, options: options)
+        if case .failure(let error) = validated { fatalError("validation refused what reads: \(error)") }
     } catch let error as ModelError {
+        guard case .failure(let refusal) = validated, "\(refusal)" == "\(error)" else {
+            fatalError("validation differs from reading: \(validated) \(error)")
+        }
         guard let location = error.location, location.byteOffset >= 0, location.byteOffset <= count,
             location.line >= 1, location.column >= 1
         else { fatalError("error without a sound location: \(error)") }
@@ -101,7 +111,11 @@ func checkModelPaths(_ data: Data) {
             let written = Result { try fast.jsonData(options: options) }
             let referenceWritten = Result { try ModelValue.object(reference.encodedRoot()).jsonData(options: options) }
             switch (written, referenceWritten) {
-            case (.success(let a), .success(let b)) where a == b: continue
+            case (.success(let a), .success(let b)) where (try? ModelValue(json: a)) == (try? ModelValue(json: b)):
+                // Kept text is written back byte for byte: writing it again changes nothing.
+                guard let again = try? FuzzNote(json: a).jsonData(options: options), again == a else {
+                    fatalError("direct encoding is not a fixed point: \(String(decoding: a, as: UTF8.self))")
+                }
             case (.failure(let a), .failure(let b)) where "\(a)" == "\(b)": continue
             default: fatalError("direct encoding differs: \(written) \(referenceWritten)")
             }

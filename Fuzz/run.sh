@@ -1,19 +1,26 @@
 #!/usr/bin/env bash
-# Builds the JSON fuzz target with libFuzzer and AddressSanitizer, then runs it.
+# Builds a fuzz target with libFuzzer and AddressSanitizer, then runs it.
 #
-#   Fuzz/run.sh [SECONDS]      # default 60
+#   Fuzz/run.sh [SECONDS]           # the JSON target; default 60 seconds
+#   Fuzz/run.sh plist [SECONDS]     # the binary property-list target
 #
-# Seeds come from Fuzz/corpus (small, committed); inputs that libFuzzer finds
-# interesting go to .build/fuzz/corpus, and crashing inputs to
-# .build/fuzz/crash-*. Reproduce a crash with: .build/fuzz/fuzz-json FILE
+# Seeds come from Fuzz/corpus or Fuzz/corpus-plist (small, committed); inputs
+# that libFuzzer finds interesting go to .build/fuzz/corpus-NAME, and crashing
+# inputs to .build/fuzz/crash-*. Reproduce a crash with: .build/fuzz/fuzz-NAME FILE
 set -euo pipefail
 cd "$(dirname "$0")/.."
+target=json
+if [ "${1:-}" = plist ] || [ "${1:-}" = json ]; then target="$1"; shift; fi
 seconds="${1:-60}"
-mkdir -p .build/fuzz/corpus
+case "$target" in
+    json) entry=Fuzz/FuzzJSON.swift; seeds=Fuzz/corpus; extra=(-dict=Fuzz/json.dict -max_len=4096) ;;
+    plist) entry=Fuzz/FuzzPropertyList.swift; seeds=Fuzz/corpus-plist; extra=(-max_len=4096) ;;
+esac
+mkdir -p ".build/fuzz/corpus-$target"
 sources=()
 while IFS= read -r file; do sources+=("$file"); done < <(find Sources/ModelKit -name '*.swift' | sort)
 swiftc -O -g -sanitize=fuzzer,address -parse-as-library -module-name ModelKit \
-    "${sources[@]}" Fuzz/FuzzJSON.swift -o .build/fuzz/fuzz-json
-exec .build/fuzz/fuzz-json .build/fuzz/corpus Fuzz/corpus \
-    -dict=Fuzz/json.dict -max_total_time="$seconds" -max_len=4096 -timeout=10 \
+    "${sources[@]}" "$entry" -o ".build/fuzz/fuzz-$target"
+exec ".build/fuzz/fuzz-$target" ".build/fuzz/corpus-$target" "$seeds" \
+    "${extra[@]}" -max_total_time="$seconds" -timeout=10 \
     -artifact_prefix=.build/fuzz/ -print_final_stats=1

@@ -3,53 +3,84 @@ import Foundation
 /// ISO 8601 text for dates, without `DateFormatter` (slow, and locale-dependent).
 ///
 /// Writes `2025-11-16T15:33:20Z`, or `2025-11-16T15:33:20.123456Z` when the
-/// fraction of a second, rounded to the microsecond, is not zero; years
-/// outside 0...9999 take ISO 8601's expanded form, a sign and six digits.
+/// fraction of a second, rounded to the microsecond, is not zero (and asked
+/// for); documents take only years 0001...9999, descriptions show others in
+/// ISO 8601's expanded form, a sign and six digits.
 /// Reads exactly that form: `yyyy-MM-ddTHH:mm:ss`, whole seconds or a `.`
 /// and a fraction of any length (rounded to the microsecond), then `Z` or a
-/// `±hh:mm` offset. Anything else (a space or lower-case `t`, a comma, a
+/// `±hh:mm` or `±hh:mm:ss` offset. Anything else (a space or lower-case `t`, a comma, a
 /// missing or compact offset, a leap second, a date that does not exist) is
 /// rejected.
 enum ISO8601DateText {
     /// Seconds from 1970-01-01 to 2001-01-01, Foundation's reference date.
     static let referenceOffset: Int64 = 978_307_200
 
-    static func string(from date: Date) -> String {
+    /// The text of `date`: with its fraction of a second (rounded to the
+    /// microsecond) when it has one and `fractionalSeconds` is set, else the
+    /// whole second it falls in; years outside 0...9999 in the expanded form.
+    /// For descriptions; documents use ``standardString(from:fractionalSeconds:)``.
+    static func string(from date: Date, fractionalSeconds: Bool = true) -> String {
+        guard let parts = parts(of: date, fractionalSeconds: fractionalSeconds) else {
+            return "\(date.timeIntervalSince1970)"
+        }
+        return format(parts)
+    }
+
+    /// The text of `date` as other readers accept it, or `nil` when its year
+    /// (after rounding) is outside 0001...9999, which RFC 3339 and most
+    /// readers do not accept.
+    static func standardString(from date: Date, fractionalSeconds: Bool = true) -> String? {
+        guard let parts = parts(of: date, fractionalSeconds: fractionalSeconds), (1...9999).contains(parts.year)
+        else { return nil }
+        return format(parts)
+    }
+
+    private struct Parts {
+        var year: Int64, month: Int64, day: Int64, secondOfDay: Int64, micros: Int64
+    }
+
+    private static func parts(of date: Date, fractionalSeconds: Bool) -> Parts? {
         // Split in the reference date's frame, where the Date's own Double
         // lives: going through timeIntervalSince1970 first adds 978,307,200 s
         // and rounds, which can move the microsecond.
         let sinceReference = date.timeIntervalSinceReferenceDate
-        guard sinceReference.isFinite, abs(sinceReference) < 9.0e12 else { return "\(date.timeIntervalSince1970)" }
+        guard sinceReference.isFinite, abs(sinceReference) < 9.0e12 else { return nil }
         let whole = sinceReference.rounded(.down)
         var seconds = Int64(whole) + referenceOffset
-        var fraction = Int64(((sinceReference - whole) * 1_000_000).rounded())
-        if fraction == 1_000_000 { fraction = 0; seconds += 1 }
+        var fraction: Int64 = 0
+        if fractionalSeconds {
+            fraction = Int64(((sinceReference - whole) * 1_000_000).rounded())
+            if fraction == 1_000_000 { fraction = 0; seconds += 1 }
+        }
         var days = seconds / 86_400
         var secondOfDay = seconds % 86_400
         if secondOfDay < 0 { secondOfDay += 86_400; days -= 1 }
         let (year, month, day) = civil(fromDays: days)
+        return Parts(year: year, month: month, day: day, secondOfDay: secondOfDay, micros: fraction)
+    }
 
+    private static func format(_ parts: Parts) -> String {
         var bytes = [UInt8]()
         bytes.reserveCapacity(27)
-        if year < 0 || year > 9999 {
-            bytes.append(year < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+"))
-            append(Int64(abs(year)), width: 6, to: &bytes)
+        if parts.year < 0 || parts.year > 9999 {
+            bytes.append(parts.year < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+"))
+            append(Int64(abs(parts.year)), width: 6, to: &bytes)
         } else {
-            append(year, width: 4, to: &bytes)
+            append(parts.year, width: 4, to: &bytes)
         }
         bytes.append(UInt8(ascii: "-"))
-        append(month, width: 2, to: &bytes)
+        append(parts.month, width: 2, to: &bytes)
         bytes.append(UInt8(ascii: "-"))
-        append(day, width: 2, to: &bytes)
+        append(parts.day, width: 2, to: &bytes)
         bytes.append(UInt8(ascii: "T"))
-        append(secondOfDay / 3600, width: 2, to: &bytes)
+        append(parts.secondOfDay / 3600, width: 2, to: &bytes)
         bytes.append(UInt8(ascii: ":"))
-        append(secondOfDay / 60 % 60, width: 2, to: &bytes)
+        append(parts.secondOfDay / 60 % 60, width: 2, to: &bytes)
         bytes.append(UInt8(ascii: ":"))
-        append(secondOfDay % 60, width: 2, to: &bytes)
-        if fraction != 0 {
+        append(parts.secondOfDay % 60, width: 2, to: &bytes)
+        if parts.micros != 0 {
             bytes.append(UInt8(ascii: "."))
-            append(fraction, width: 6, to: &bytes)
+            append(parts.micros, width: 6, to: &bytes)
         }
         bytes.append(UInt8(ascii: "Z"))
         return String(decoding: bytes, as: UTF8.self)
@@ -139,7 +170,13 @@ enum ISO8601DateText {
             position += 1
             guard let hours = digits(2), hours <= 23, expect(":"), let minutes = digits(2), minutes <= 59
             else { return nil }
-            offsetSeconds = offsetSign * (hours * 3600 + minutes * 60)
+            // Seconds too (`+05:21:10`), as Python writes for historical zones.
+            var extraSeconds: Int64 = 0
+            if expect(":") {
+                guard let value = digits(2), value <= 59 else { return nil }
+                extraSeconds = value
+            }
+            offsetSeconds = offsetSign * (hours * 3600 + minutes * 60 + extraSeconds)
         } else {
             return nil
         }

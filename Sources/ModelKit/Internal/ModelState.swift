@@ -10,8 +10,9 @@ struct ModelState: @unchecked Sendable {
     @usableFromInline var values: ContiguousArray<Any>
     /// Which slots changed since load, init or `clearChanges()`.
     @usableFromInline var changedSlots = SlotSet()
-    /// Keys the class does not save, in their loaded form and order.
-    var bag = ModelValue.Object()
+    /// Keys the class does not save, in their loaded order: as values, or,
+    /// when they were read from JSON, as their exact text.
+    var bag = ExtensibleBag()
     /// Bag keys set or removed since load, init or `clearChanges()`.
     var changedBagKeys: Set<String> = []
     /// The version of loaded data that was newer than the class's, kept so

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Reads JSON straight into model objects, without building a ``ModelValue``
 /// for the objects it decodes.
 ///
@@ -29,7 +31,7 @@ struct JSONModelDecoder {
     /// The members of one object, decoded but not yet applied.
     struct Members {
         var values: ContiguousArray<Any>
-        var bag = ModelValue.Object()
+        var bag = ExtensibleBag()
         var newerVersion: Int?
     }
 
@@ -40,10 +42,24 @@ struct JSONModelDecoder {
     /// Containers open around the current position.
     private var depth = 0
     private let maximumDepth: Int
+    /// The document `reader` reads, when unknown members are kept as their
+    /// text (slices of it); `nil` keeps them as values.
+    private let document: Data?
+    /// Whether `document` is set (cheaper to test than the optional).
+    private let keepsText: Bool
 
-    init(_ bytes: UnsafeBufferPointer<UInt8>, options: JSONReadingOptions) {
+    /// - Parameter document: the `Data` whose bytes `bytes` are, to keep
+    ///   members the class does not save as their exact text; `nil` reads
+    ///   them into values.
+    init(_ bytes: UnsafeBufferPointer<UInt8>, options: JSONReadingOptions, document: Data? = nil) {
         reader = JSONReader(bytes, options: options)
         maximumDepth = options.maximumDepth
+        // Text is kept only where reading it again later, alone and with the
+        // default options, gives the same value: no merged repeated keys, no
+        // nesting past the default limit.
+        let keepsText = options.duplicateKeys == .reject && options.maximumDepth <= JSONReadingOptions().maximumDepth
+        self.document = keepsText ? document : nil
+        self.keepsText = keepsText && document != nil
     }
 
     /// Decodes the whole document as the members of `object`, without changing it.
@@ -105,6 +121,8 @@ struct JSONModelDecoder {
             // The key: its entry when it names one, else its text for the bag.
             var target: Int?
             var bagKey = ""
+            // A plain ASCII key kept as its bytes (with its hash) rather than a string.
+            var bagKeyRange: Range<Int>?
             let keyStart = reader.position + 1
             var highBits: UInt8 = 0
             let keyEnd = reader.skipPlainText(from: keyStart, highBits: &highBits)
@@ -118,9 +136,13 @@ struct JSONModelDecoder {
             } else if keyEnd < reader.count, reader.base[keyEnd] == JSONByte.quote, highBits & 0x80 == 0,
                 plan.keysAreASCII
             {
-                bagKey = String(
-                    decoding: UnsafeBufferPointer(start: reader.base + keyStart, count: keyEnd - keyStart),
-                    as: UTF8.self)
+                if keepsText {
+                    bagKeyRange = keyStart..<keyEnd
+                } else {
+                    bagKey = String(
+                        decoding: UnsafeBufferPointer(start: reader.base + keyStart, count: keyEnd - keyStart),
+                        as: UTF8.self)
+                }
                 reader.position = keyEnd + 1
             } else {
                 // Escapes, text outside ASCII or a bad key: the reader's string
@@ -157,8 +179,29 @@ struct JSONModelDecoder {
                 else { return nil }
                 seenType = true
             case .none:
-                let value = try readSubtree()
-                guard members.bag.appendIfAbsent(key: bagKey, value: value) == nil else { return nil }
+                if keepsText {
+                    // Validated as strictly as reading it, and kept as its text.
+                    reader.outerDepth = depth
+                    let range = try reader.skipValue()
+                    if let key = bagKeyRange, members.bag.acceptsCompactMembers {
+                        if !members.bag.isCompact { members.bag.beginCompact(document!) }
+                        let hash = KeyHash.hash(reader.base + key.lowerBound, count: key.count, seed: reader.keySeed)
+                        members.bag.appendCompact(key: key, hash: hash, value: range)
+                    } else {
+                        let document = document!
+                        if let key = bagKeyRange {
+                            bagKey = String(
+                                decoding: UnsafeBufferPointer(start: reader.base + key.lowerBound, count: key.count),
+                                as: UTF8.self)
+                        }
+                        let start = document.startIndex
+                        let text = RawJSON(validated: document[(start + range.lowerBound)..<(start + range.upperBound)])
+                        guard members.bag.appendIfAbsent(key: bagKey, text: text) else { return nil }
+                    }
+                } else {
+                    let value = try readSubtree()
+                    guard members.bag.appendIfAbsent(key: bagKey, value: value) else { return nil }
+                }
             }
 
             reader.skipWhitespace()
@@ -168,6 +211,8 @@ struct JSONModelDecoder {
                 reader.skipWhitespace()
             } else if next == JSONByte.closeBrace {
                 depth -= 1
+                // A repeated key: the ModelValue path reports it.
+                guard !members.bag.hasRepeatedKeys() else { return nil }
                 return members
             } else {
                 throw Failure()

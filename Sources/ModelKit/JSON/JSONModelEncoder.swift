@@ -1,3 +1,5 @@
+import Foundation
+
 /// Writes model objects straight into a `JSONWriter`, without building a
 /// ``ModelValue`` for the objects it writes.
 ///
@@ -64,7 +66,7 @@ struct JSONModelEncoder {
                 case .typeName: writer.writeString(layout.typeName)
                 case .version: writer.writeInteger(max(layout.version, newerVersion ?? 0))
                 case .slot(let offset): try writeSlot(values[offset], offset: offset, layout: layout)
-                case .bag(let index): try writeValue(bag.values[index])
+                case .bag(let index): try writeBagMember(bag, at: index)
                 }
             }
         } else {
@@ -80,9 +82,16 @@ struct JSONModelEncoder {
                 beginMember(layout.slots[offset].key, isFirst: &isFirst)
                 try writeSlot(values[offset], offset: offset, layout: layout)
             }
-            for (key, value) in bag where Self.isBagKeyWritten(key, layout: layout) {
-                beginMember(key, isFirst: &isFirst)
-                try writeValue(value)
+            if bag.isCompact {
+                // Straight from the document. Every such key is written: the
+                // decoder sends a key with the exact text of a saved or
+                // metadata key to its slot, never to the bag.
+                writeCompactBag(bag, isFirst: &isFirst)
+            } else {
+                for (index, key) in bag.keys.enumerated() where Self.isBagKeyWritten(key, layout: layout) {
+                    beginMember(key, isFirst: &isFirst)
+                    try writeBagMember(bag, at: index)
+                }
             }
         }
         depth -= 1
@@ -162,6 +171,45 @@ struct JSONModelEncoder {
             }
             try writeValue(encoded)
         }
+    }
+
+    /// Writes the bag member at `index`: its JSON text as it was read (spaced
+    /// and ordered as the options say), or its value.
+    private mutating func writeBagMember(_ bag: ExtensibleBag, at index: Int) throws {
+        guard let text = bag.text(at: index) else { return try writeValue(bag.value(at: index)) }
+        let depth = depth
+        text.bytes.withUnsafeBytes { raw in writer.writeRaw(raw.bindMemory(to: UInt8.self), depth: depth) }
+    }
+
+    /// Writes the members of a bag in its compact form: keys and values as
+    /// the document has them.
+    private mutating func writeCompactBag(_ bag: ExtensibleBag, isFirst: inout Bool) {
+        var writer = self.writer
+        var first = isFirst
+        let depth = depth
+        _ = bag.withCompactMembers { document, members in
+            let bytes = document.bindMemory(to: UInt8.self)
+            for member in members {
+                if first {
+                    first = false
+                } else {
+                    writer.append(JSONByte.comma)
+                }
+                writer.startLine(depth: depth)
+                // The key with its quotes: it has no escapes, so it is written as it is.
+                let quoted = (member.key.lowerBound - 1)..<(member.key.upperBound + 1)
+                writer.writeRaw(UnsafeBufferPointer(rebasing: bytes[quoted]), depth: depth)
+                if writer.options.prettyPrinted {
+                    writer.appendASCII(JSONByte.colon, JSONByte.space)
+                } else {
+                    writer.append(JSONByte.colon)
+                }
+                writer.writeRaw(UnsafeBufferPointer(rebasing: bytes[member.value]), depth: depth)
+            }
+        }
+        // The writer's buffer may have moved as it grew: take the copy back.
+        self.writer = writer
+        isFirst = first
     }
 
     /// Writes a `ModelValue` with the writer, indented for where it sits.

@@ -60,13 +60,34 @@ extension JSONReader {
         let hash = KeyHash.hash(base + start, count: length, seed: keySeed)
         if keyCache.isEmpty { keyCache = Array(repeating: KeyCacheEntry(), count: JSONReader.keyCacheSize) }
         let slot = Int(truncatingIfNeeded: hash) & (JSONReader.keyCacheSize - 1)
-        let cached = keyCache[slot]
-        if cached.hash == hash, cached.length == length, memcmp(base + cached.offset, base + start, length) == 0 {
-            return (cached.key, hash)
+        // Compare in place: copying the entry out would retain and release its string.
+        if keyCache[slot].hash == hash, keyCache[slot].length == length,
+            sameBytes(base + keyCache[slot].offset, base + start, count: length)
+        {
+            return (keyCache[slot].key, hash)
         }
         let key = try makeString(from: start, to: end, isASCII: highBits & 0x80 == 0)
         keyCache[slot] = KeyCacheEntry(offset: start, length: length, hash: hash, key: key)
         return (key, hash)
+    }
+
+    /// Whether the `count` bytes at `first` and at `second` are equal; short
+    /// keys, the common case, are compared a word at a time without a call.
+    @inline(__always)
+    func sameBytes(_ first: UnsafePointer<UInt8>, _ second: UnsafePointer<UInt8>, count: Int) -> Bool {
+        guard count <= 16 else { return memcmp(first, second, count) == 0 }
+        var offset = 0
+        while offset + 8 <= count {
+            guard UnsafeRawPointer(first + offset).loadUnaligned(as: UInt64.self)
+                == UnsafeRawPointer(second + offset).loadUnaligned(as: UInt64.self)
+            else { return false }
+            offset += 8
+        }
+        while offset < count {
+            guard first[offset] == second[offset] else { return false }
+            offset += 1
+        }
+        return true
     }
 
     /// The first index at or after `index` holding a quote, a backslash or a

@@ -50,6 +50,10 @@ struct JSONReader {
     var scratch: [UInt8] = []
     /// Keys read so far, by the low bits of their hash; see `readKey()`.
     var keyCache: [KeyCacheEntry] = []
+    /// Key hashes of the objects open in a skipping scan (see `skipValue()`).
+    var scanKeyHashes: [UInt64] = []
+    /// Where each open object's keys start on `scanKeyHashes`.
+    var scanKeyStarts: [Int] = []
     let keySeed = KeyHash.seed
 
     /// One key in the key cache: where its bytes are in the input, and its string.
@@ -295,13 +299,21 @@ struct JSONReader {
     }
 
     /// Moves past spaces, tabs, line feeds and carriage returns: RFC 8259's only whitespace.
+    /// Indentation comes in runs of spaces, which are skipped eight at a time.
     @inline(__always)
     mutating func skipWhitespace() {
         while position < count {
             let byte = base[position]
-            guard byte == JSONByte.space || byte == JSONByte.lineFeed || byte == JSONByte.carriageReturn || byte == JSONByte.tab
+            guard byte <= JSONByte.space,
+                byte == JSONByte.space || byte == JSONByte.lineFeed || byte == JSONByte.carriageReturn
+                    || byte == JSONByte.tab
             else { return }
             position += 1
+            while position + 8 <= count,
+                UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self) == 0x2020_2020_2020_2020
+            {
+                position += 8
+            }
         }
     }
 }

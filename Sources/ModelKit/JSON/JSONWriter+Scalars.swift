@@ -12,13 +12,21 @@ extension JSONWriter {
         case .bigInteger(let digits): try writeBigInteger(digits)
         case .double(let number): try writeDouble(number)
         case .string(let string): writeString(string)
-        case .date(let date): writeString(ISO8601DateText.string(from: date))
+        case .date(let date):
+            guard let text = ISO8601DateText.standardString(from: date) else {
+                throw ModelError(
+                    code: .notRepresentable,
+                    message: "JSON cannot represent the date \(date.timeIntervalSince1970) (seconds since 1970) "
+                        + "as ISO 8601 text: it is outside the years 0001 to 9999",
+                    format: "JSON")
+            }
+            writeString(text)
         case .data(let bytes): writeString(bytes.base64EncodedString())
         case .array, .object: preconditionFailure("containers are written by write(_:)")
         }
     }
 
-    /// Writes `value` in decimal, straight into the buffer.
+    /// Writes `value` in decimal, straight into the buffer, two digits at a time.
     mutating func writeInteger(_ value: Int) {
         reserve(21)
         if value < 0 {
@@ -32,14 +40,32 @@ extension JSONWriter {
             digits += 1
             if digits < 20 { bound = bound &* 10 }
         }
-        var index = count + digits - 1
-        repeat {
-            buffer[index] = JSONByte.zero &+ UInt8(truncatingIfNeeded: magnitude % 10)
-            magnitude /= 10
-            index -= 1
-        } while magnitude != 0
+        var index = count + digits
+        JSONWriter.digitPairs.withUTF8Buffer { pairs in
+            while magnitude >= 100 {
+                let pair = Int(truncatingIfNeeded: magnitude % 100) &* 2
+                magnitude /= 100
+                index -= 2
+                buffer[index] = pairs[pair]
+                buffer[index + 1] = pairs[pair + 1]
+            }
+            if magnitude >= 10 {
+                let pair = Int(truncatingIfNeeded: magnitude) &* 2
+                buffer[index - 2] = pairs[pair]
+                buffer[index - 1] = pairs[pair + 1]
+            } else {
+                buffer[index - 1] = JSONByte.zero &+ UInt8(truncatingIfNeeded: magnitude)
+            }
+        }
         count += digits
     }
+
+    /// "00" through "99", for writing two digits at once.
+    static let digitPairs: StaticString = """
+        00010203040506070809101112131415161718192021222324252627282930313233343536373839\
+        40414243444546474849505152535455565758596061626364656667686970717273747576777879\
+        8081828384858687888990919293949596979899
+        """
 
     /// Writes `value` so that it reads back as the same `Double`: the shortest
     /// text that round-trips, always with a fraction or an exponent so that it
@@ -56,12 +82,53 @@ extension JSONWriter {
             appendASCII(JSONByte.period, JSONByte.zero)
             return
         }
-        var text = value.description
-        let needsFraction = text.withUTF8 { utf8 -> Bool in
-            append(utf8)
-            return !utf8.contains(JSONByte.period) && !utf8.contains(JSONByte.lowerE)
+        // The standard library's shortest round-trip digits, caught as bytes.
+        var digits = ShortText()
+        value.write(to: &digits)
+        let needsFraction = digits.withBytes { bytes -> Bool in
+            append(bytes)
+            return !bytes.contains(JSONByte.period) && !bytes.contains(JSONByte.lowerE)
         }
         if needsFraction { appendASCII(JSONByte.period, JSONByte.zero) }
+    }
+
+    /// Catches the short ASCII text a number writes of itself, without
+    /// making a `String` for it.
+    ///
+    /// `Double.write(to:)` hands its digits to the stream's `_writeASCII`
+    /// hook when the stream has one, which this type implements; a standard
+    /// library without that hook calls `write(_:)` instead, which gives the
+    /// same bytes, only more slowly.
+    struct ShortText: TextOutputStream {
+        private var storage: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
+        private var count = 0
+        private var overflow: [UInt8] = []
+
+        mutating func write(_ string: String) {
+            var string = string
+            string.withUTF8 { _writeASCII($0) }
+        }
+
+        mutating func _writeASCII(_ bytes: UnsafeBufferPointer<UInt8>) {
+            let room = MemoryLayout.size(ofValue: storage)
+            guard overflow.isEmpty, count + bytes.count <= room else {
+                if overflow.isEmpty { withBytes { overflow.append(contentsOf: $0) } }
+                overflow.append(contentsOf: bytes)
+                return
+            }
+            withUnsafeMutableBytes(of: &storage) { raw in
+                UnsafeMutableRawBufferPointer(rebasing: raw[count..<(count + bytes.count)]).copyMemory(
+                    from: UnsafeRawBufferPointer(bytes))
+            }
+            count += bytes.count
+        }
+
+        func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+            if !overflow.isEmpty { return overflow.withUnsafeBufferPointer(body) }
+            return withUnsafeBytes(of: storage) { raw in
+                body(UnsafeBufferPointer(rebasing: raw.bindMemory(to: UInt8.self)[0..<count]))
+            }
+        }
     }
 
     /// Writes the digits of a ``ModelValue/bigInteger(_:)`` as they are,
@@ -88,6 +155,8 @@ extension JSONWriter {
 
     /// Writes `string` in quotes, escaping what JSON requires (and `/` if asked).
     mutating func writeString(_ string: String) {
+        // Borrow the bytes in place: no copy of the string, no retain.
+        if string.utf8.withContiguousStorageIfAvailable({ writeQuoted($0) }) != nil { return }
         var string = string
         string.withUTF8 { utf8 in writeQuoted(utf8) }
     }

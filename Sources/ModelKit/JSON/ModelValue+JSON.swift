@@ -63,6 +63,33 @@ extension ModelValue {
         self = try reader.readDocument()
     }
 
+    /// Checks that `json` is one JSON text that ``init(json:options:)``
+    /// would read, without building the value.
+    ///
+    /// The check is exactly as strict as reading (grammar, UTF-8, escapes and
+    /// surrogate pairs, numbers that fit, repeated keys, depth) and throws
+    /// the same error, with the same line, column and key path; it allocates
+    /// almost nothing, so it suits a document that is only passed on.
+    ///
+    /// ```swift
+    /// try ModelValue.validateJSON(Data(#"{"a":[1,2.5,"x"]}"#.utf8))   // passes
+    /// try ModelValue.validateJSON(Data(#"{"a":1,"a":2}"#.utf8))
+    /// // JSON at line 1, column 8 (byte 7): repeated key "a" in object …
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - json: the document's bytes.
+    ///   - options: the depth limit and the duplicate-key policy.
+    /// - Throws: the ``ModelError`` that ``init(json:options:)`` throws for the same bytes.
+    public static func validateJSON(_ json: Data, options: JSONReadingOptions = JSONReadingOptions()) throws {
+        // (A typed-throws closure returning Void crashes Swift 6.3.1's IR generation: return a value.)
+        _ = try json.withUnsafeBytes { raw throws(ModelError) -> Bool in
+            var reader = JSONReader(raw.bindMemory(to: UInt8.self), options: options)
+            try reader.skipDocument()
+            return true
+        }
+    }
+
     /// This value as JSON text in UTF-8.
     ///
     /// Objects keep their insertion order unless the options sort keys.

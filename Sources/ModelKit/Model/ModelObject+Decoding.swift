@@ -134,10 +134,10 @@ extension ModelObject {
                 state.values[offset] = value
             }
             if replacingBag {
-                state.bag = bag
+                state.bag = ExtensibleBag(bag)
             } else {
-                for (key, value) in bag where state.bag[key] != value {
-                    state.bag[key] = value
+                for (key, value) in bag where state.bag.value(forKey: key) != value {
+                    state.bag.set(value, forKey: key)
                     if recordingChanges { state.changedBagKeys.insert(key) }
                 }
             }

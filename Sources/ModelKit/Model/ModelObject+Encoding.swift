@@ -18,7 +18,7 @@ extension ModelObject {
         guard guardian.enter(self) else { return ModelValue.Object() }
         defer { guardian.leave() }
 
-        let (values, bag, newerVersion) = withState { ($0.values, $0.bag, $0.loadedNewerVersion) }
+        let (values, bag, newerVersion) = withState { ($0.values, $0.bag.object, $0.loadedNewerVersion) }
         var members = ModelValue.Object(minimumCapacity: layout.savedOrder.count + bag.count + 2)
         if includeMetadata {
             if let typeKey = layout.typeKey { members.appendNew(key: typeKey, value: .string(layout.typeName)) }

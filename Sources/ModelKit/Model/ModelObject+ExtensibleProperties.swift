@@ -12,17 +12,17 @@ extension ModelObject {
     /// print(note.extensibleProperties)   // ["pinned": true]
     /// ```
     public var extensibleProperties: [String: ModelValue] {
-        withState { $0.bag.dictionary }
+        withState { $0.bag.object.dictionary }
     }
 
     /// The extensible properties in their loaded order.
     public var orderedExtensibleProperties: ModelValue.Object {
-        withState { $0.bag }
+        withState { $0.bag.object }
     }
 
     /// The extensible property for `key`, or `nil`.
     public func extensibleProperty(forKey key: String) -> ModelValue? {
-        withState { $0.bag[key] }
+        withState { $0.bag.value(forKey: key) }
     }
 
     /// Sets an extensible property, recording a change if the value differs;
@@ -45,8 +45,8 @@ extension ModelObject {
                 keyPath: ModelKeyPath([.key(key)]))
         }
         withState { state in
-            guard state.bag[key] != value else { return }
-            state.bag[key] = value
+            guard state.bag.value(forKey: key) != value else { return }
+            state.bag.set(value, forKey: key)
             state.changedBagKeys.insert(key)
         }
     }
@@ -56,7 +56,7 @@ extension ModelObject {
     @discardableResult
     public func removeExtensibleProperty(forKey key: String) -> ModelValue? {
         withState { state in
-            guard let old = state.bag.removeValue(forKey: key) else { return nil }
+            guard let old = state.bag.set(nil, forKey: key) else { return nil }
             state.changedBagKeys.insert(key)
             return old
         }

@@ -57,7 +57,7 @@ extension ModelObject {
     /// which the direct path leaves to this one) through `ModelValue`.
     func loadJSON(_ json: Data, options: JSONReadingOptions) throws {
         let direct: JSONModelDecoder.Members? = json.withUnsafeBytes { raw in
-            var decoder = JSONModelDecoder(raw.bindMemory(to: UInt8.self), options: options)
+            var decoder = JSONModelDecoder(raw.bindMemory(to: UInt8.self), options: options, document: json)
             return try? decoder.decodeRoot(of: self)
         }
         guard let direct else {

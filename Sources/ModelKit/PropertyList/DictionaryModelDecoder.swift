@@ -128,7 +128,7 @@ enum DictionaryModelDecoder {
         else { return nil }
         object.withState { state in
             state.values = members.values
-            state.bag = members.bag
+            state.bag = ExtensibleBag(members.bag)
             if let newer = members.newerVersion { state.loadedNewerVersion = newer }
         }
         return object

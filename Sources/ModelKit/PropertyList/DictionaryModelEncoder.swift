@@ -30,7 +30,7 @@ enum DictionaryModelEncoder {
             // A cycle or a problem in there is recorded in the EncodingGuard, which the caller checks.
             return PropertyListBridge.dictionary(from: object.encodedMembers())
         }
-        let (values, bag, newerVersion) = object.withState { ($0.values, $0.bag, $0.loadedNewerVersion) }
+        let (values, bag, newerVersion) = object.withState { ($0.values, $0.bag.object, $0.loadedNewerVersion) }
 
         // Bag keys with the exact text of a metadata or saved key are not
         // written, as in encodedMembers(); count the rest for the capacity.

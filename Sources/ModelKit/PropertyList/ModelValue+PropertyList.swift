@@ -3,55 +3,54 @@ import Foundation
 extension ModelValue {
     /// Reads an XML or binary property list.
     ///
-    /// XML is read by ModelKit's own reader (``XMLPropertyListReader``),
-    /// which keeps fractions of a second in dates and the order of keys, and
-    /// names the line, column and key path of any fault. Binary property
-    /// lists are checked, then read by Foundation. Nesting deeper than 512
-    /// levels is rejected in both. The string `"$null"` reads as ``null``:
-    /// see ``propertyListData(format:)``. OpenStep-style property lists are
-    /// not read.
+    /// Both are read by ModelKit's own readers, straight from the bytes
+    /// (``XMLPropertyListReader``, ``BinaryPropertyListReader``): keys keep
+    /// their exact text and their order, dates their fraction of a second,
+    /// and every fault is reported with its key path (and, for XML, line and
+    /// column). Nesting deeper than 512 levels is rejected in both. The
+    /// string `"$null"` reads as ``null`` and `"$integer:"` and digits as that
+    /// integer: see ``propertyListData(format:)``. OpenStep-style property
+    /// lists are not read.
     /// - Throws: ``ModelError`` for a malformed or too deeply nested document.
     public init(propertyList data: Data) throws {
-        guard PropertyListDocument.isBinary(data) else {
+        if BinaryPropertyListReader.isBinary(data) {
+            self = try BinaryPropertyListReader.value(from: data)
+        } else {
             self = try XMLPropertyListReader.value(from: data)
-            return
         }
-        try PropertyListDocument.checkBinary(data, limit: PropertyListBridge.maximumDepth)
-        let object: Any
-        do {
-            object = try PropertyListDocument.parse(data)
-        } catch {
-            throw ModelError.malformed("property list", PropertyListDocument.reason(error), at: nil)
-        }
-        self = try PropertyListBridge.modelValue(from: object)
     }
 
-    /// Writes this value as an XML or binary property list.
+    /// Writes this value as an XML or binary property list that `plutil`,
+    /// Foundation and Python's `plistlib` read.
+    ///
+    /// Both are written by ModelKit itself, keys in the object's order, the
+    /// same bytes for the same value on every run:
+    /// - XML in Apple's layout (``XMLPropertyListWriter``), reals in the
+    ///   shortest text that reads back exactly, and dates in whole seconds
+    ///   (`2025-11-16T15:33:20Z`), the form every reader accepts: plutil and
+    ///   plistlib refuse fractions. Dates keep their exact value in binary
+    ///   property lists and JSON.
+    /// - Binary (``BinaryPropertyListWriter``) as CoreFoundation writes it,
+    ///   equal scalars stored once.
     ///
     /// Property lists have no null: `null` is written as the string
     /// `"$null"` (the marker Foundation's `PropertyListEncoder` uses) and
-    /// read back as `null`.
-    ///
-    /// XML is written by ``XMLPropertyListWriter``: Apple's layout, keys in
-    /// the object's order, dates to the microsecond, reals in the shortest
-    /// text that reads back exactly, integers outside `Int` as `<integer>`
-    /// with all their digits. Binary is written by Foundation: keys sorted,
-    /// integers outside `Int` as unsigned 64-bit integers when they fit,
-    /// else as strings of their digits.
+    /// read back as `null`. Integers that fit 64 bits (signed or unsigned)
+    /// are integers; larger ones, which plutil and Foundation cannot hold,
+    /// are written as the string `"$integer:"` and their digits and read back
+    /// by ModelKit as the same integer. Strings that look like either
+    /// marker get one more `$`, so they survive too.
     /// - Parameter format: `.xml` (the default) or `.binary`.
-    /// - Throws: ``ModelError`` for the OpenStep format, which Foundation
-    ///   cannot write, and for strings holding characters XML 1.0 cannot carry.
+    /// - Throws: ``ModelError`` for the OpenStep format, for strings holding
+    ///   characters XML 1.0 cannot carry, for dates outside the years 0001
+    ///   to 9999 in XML, and for nesting deeper than 512 levels.
     public func propertyListData(format: PropertyListSerialization.PropertyListFormat = .xml) throws -> Data {
-        guard format == .xml || format == .binary else {
+        switch format {
+        case .xml: return try XMLPropertyListWriter.data(from: self)
+        case .binary: return try BinaryPropertyListWriter.data(from: self)
+        default:
             throw ModelError(
                 code: .unknownFormat, message: "property lists can be written as XML or binary, not OpenStep")
-        }
-        if format == .xml { return try XMLPropertyListWriter.data(from: self) }
-        do {
-            return try PropertyListSerialization.data(
-                fromPropertyList: PropertyListBridge.propertyListObject(from: self), format: format, options: 0)
-        } catch {
-            throw ModelError(code: .notRepresentable, message: "cannot write a property list: \(error)")
         }
     }
 }

@@ -6,14 +6,18 @@ import Foundation
 ///
 /// Property lists have no null. ModelKit writes `null` as the string
 /// `"$null"`, the marker Foundation's `PropertyListEncoder` uses, and reads
-/// that string back as `null`; a real string made of one or more `$` then
-/// `null` is written with one more `$`, so every string survives too.
-/// Integers outside `Int` are written as unsigned 64-bit integers when they
-/// fit, else as strings of their digits.
+/// that string back as `null`. Integers outside `Int` are written as
+/// unsigned 64-bit integers when they fit; beyond 64 bits, where neither
+/// Foundation nor `plutil` can hold them, as the string `"$integer:"` and
+/// their digits (`"$integer:-123456789012345678901234567890"`), read back as
+/// the same integer. A real string made of one or more `$` and then `null`,
+/// or `integer:` and an integer, is written with one more `$`, so every
+/// string survives too.
 enum PropertyListBridge {
     /// Nesting deeper than this is rejected, in dictionaries and property lists alike.
     static let maximumDepth = 512
     static let nullMarker = "$null"
+    static let bigIntegerMarker = "$integer:"
 
     // MARK: - To ModelValue
 
@@ -80,13 +84,47 @@ enum PropertyListBridge {
         ModelError(code: .nestingTooDeep, message: "nesting is deeper than the limit of \(maximumDepth) levels")
     }
 
-    /// The value a property-list string stands for: `"$null"` is null, and
-    /// one `$` comes off a string of two or more `$` followed by `null`.
+    /// The value a property-list string stands for: `"$null"` is null,
+    /// `"$integer:"` and digits an integer, and one `$` comes off a string of
+    /// two or more `$` followed by `null` or `integer:` and digits.
     static func unescaped(_ string: String) -> ModelValue {
-        guard string.utf8.first == UInt8(ascii: "$"), string.hasSuffix(nullMarker) else { return .string(string) }
-        if string == nullMarker { return .null }
-        if string.dropLast(4).allSatisfy({ $0 == "$" }) { return .string(String(string.dropFirst())) }
-        return .string(string)
+        guard string.utf8.first == UInt8(ascii: "$"), let marker = markerLike(string) else { return .string(string) }
+        guard marker.dollars == 1 else { return .string(String(string.dropFirst())) }
+        if marker.isNull { return .null }
+        let digits = String(string.dropFirst(bigIntegerMarker.utf8.count))
+        if let small = Int(digits) { return .int(small) }
+        return .bigInteger(digits)
+    }
+
+    /// When `string` is one or more `$` then `null`, or `integer:` and an
+    /// integer: how many `$`, and which.
+    private static func markerLike(_ string: String) -> (dollars: Int, isNull: Bool)? {
+        let utf8 = string.utf8
+        let dollars = utf8.prefix { $0 == UInt8(ascii: "$") }.count
+        guard dollars > 0 else { return nil }
+        let rest = string.utf8.dropFirst(dollars)
+        if rest.elementsEqual("null".utf8) { return (dollars, true) }
+        let prefix = "integer:".utf8
+        guard rest.starts(with: prefix) else { return nil }
+        let digits = Substring(rest.dropFirst(prefix.count))
+        return isIntegerText(digits) ? (dollars, false) : nil
+    }
+
+    /// Whether `text` is an integer as JSON writes one: an optional `-`,
+    /// then `0` or digits not starting with `0`.
+    static func isIntegerText<Text: StringProtocol>(_ text: Text) -> Bool {
+        var utf8 = text.utf8[...]
+        if utf8.first == UInt8(ascii: "-") { utf8 = utf8.dropFirst() }
+        guard let first = utf8.first, first &- UInt8(ascii: "0") < 10 else { return false }
+        guard first != UInt8(ascii: "0") || utf8.count == 1 else { return false }
+        return utf8.allSatisfy { $0 &- UInt8(ascii: "0") < 10 }
+    }
+
+    /// How a big integer is written: a number when it fits 64 bits, else the marker string.
+    static func bigIntegerObject(_ digits: String) -> Any {
+        if let unsigned = UInt64(digits) { return NSNumber(value: unsigned) }
+        if let signed = Int64(digits) { return NSNumber(value: signed) }
+        return bigIntegerMarker + digits
     }
 
     // MARK: - From ModelValue
@@ -96,9 +134,7 @@ enum PropertyListBridge {
         case .null: return nullMarker
         case .bool(let value): return value
         case .int(let value): return value
-        case .bigInteger(let digits):
-            if let unsigned = UInt64(digits) { return NSNumber(value: unsigned) }
-            return digits
+        case .bigInteger(let digits): return bigIntegerObject(digits)
         case .double(let value): return value
         case .string(let value): return escaped(value)
         case .date(let value): return value
@@ -115,14 +151,13 @@ enum PropertyListBridge {
     }
 
     static func escaped(_ string: String) -> String {
-        isNullMarkerLike(string) ? "$" + string : string
+        isMarkerLike(string) ? "$" + string : string
     }
 
-    /// Whether `string` is one or more `$` followed by `null`, and so is
-    /// written with one more `$`.
-    static func isNullMarkerLike(_ string: String) -> Bool {
-        string.utf8.first == UInt8(ascii: "$") && string.hasSuffix(nullMarker)
-            && string.utf8.dropLast(4).allSatisfy { $0 == UInt8(ascii: "$") }
+    /// Whether `string` is one or more `$` followed by `null`, or by
+    /// `integer:` and an integer, and so is written with one more `$`.
+    static func isMarkerLike(_ string: String) -> Bool {
+        string.utf8.first == UInt8(ascii: "$") && markerLike(string) != nil
     }
 }
 

@@ -116,8 +116,11 @@ struct XMLPropertyListReader {
                     try push(.dictionary(ModelValue.Object(), key: nil), at: tag.start)
                     tag = try nextTag(expecting: "<key> or </dict>")
                     continue
-                case .array: value = .array([])
-                case .dict: value = .object(ModelValue.Object())
+                case .array, .dict:
+                    // An empty container is a level too, as in every format.
+                    try push(.array([]), at: tag.start)
+                    stack.removeLast()
+                    value = tag.element == .array ? .array([]) : .object(ModelValue.Object())
                 case .string: value = PropertyListBridge.unescaped(try readString(of: tag))
                 case .true, .false: value = .bool(try readFlag(tag))
                 case .integer, .real, .date, .data: value = try readScalar(tag)

@@ -111,23 +111,46 @@ struct XMLPropertyListWriter {
         case .int(let number):
             element("integer", String(number))
         case .bigInteger(let digits):
-            element("integer", digits)
+            guard PropertyListBridge.isIntegerText(digits) else {
+                throw ModelError(
+                    code: .notRepresentable,
+                    message: "a property list cannot represent the integer \(ModelValue.quoted(digits)), "
+                        + "which is not made of digits",
+                    keyPath: Self.keyPath(of: stack))
+            }
+            if UInt64(digits) != nil || Int64(digits) != nil {
+                element("integer", digits)
+            } else {
+                // Beyond 64 bits, which plutil and Foundation refuse: the marker string.
+                element("string", PropertyListBridge.bigIntegerMarker + digits)
+            }
         case .double(let number):
             element("real", Self.realText(number))
         case .string(let text):
             append("<string>")
-            if PropertyListBridge.isNullMarkerLike(text) { append("$") }
+            if PropertyListBridge.isMarkerLike(text) { append("$") }
             try appendEscaped(text, stack: stack)
             append("</string>\n")
         case .date(let date):
-            element("date", ISO8601DateText.string(from: date))
+            // Whole seconds, the form every other reader accepts (plutil and
+            // Python refuse a fraction); binary property lists and JSON keep it.
+            guard let text = ISO8601DateText.standardString(from: date, fractionalSeconds: false) else {
+                throw ModelError(
+                    code: .notRepresentable,
+                    message: "a property list cannot represent the date \(date.timeIntervalSince1970) "
+                        + "(seconds since 1970), outside the years 0001 to 9999",
+                    keyPath: Self.keyPath(of: stack))
+            }
+            element("date", text)
         case .data(let data):
             append("<data>\n")
             appendBase64(data, indent: indent)
             append("</data>\n")
         case .array:
+            try checkDepth(stack)  // an empty container is a level too
             append("<array/>\n")
         case .object:
+            try checkDepth(stack)
             append("<dict/>\n")
         }
     }

@@ -30,7 +30,7 @@ public enum ModelDocumentFormat: Sendable, Hashable {
 
     /// The format of a document, recognised from its first bytes, or `nil`.
     public init?(detecting data: Data) {
-        if PropertyListDocument.isBinary(data) {
+        if BinaryPropertyListReader.isBinary(data) {
             self = .binaryPropertyList
             return
         }

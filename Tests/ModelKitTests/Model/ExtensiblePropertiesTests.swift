@@ -83,8 +83,10 @@ private final class ContactV3: ModelObject, @unchecked Sendable {
         let digits = "123456789012345678901234567890"
         let note = try Note(modelValue: ["huge": .bigInteger(digits), "unsigned": .bigInteger("18446744073709551615")])
         #expect(note.modelValue["huge"] == .bigInteger(digits))
-        let viaBinary = try Note(propertyList: note.propertyListData(format: .binary))
-        #expect(viaBinary.extensibleProperty(forKey: "unsigned") == .bigInteger("18446744073709551615"))
-        #expect(viaBinary.extensibleProperty(forKey: "huge") == .string(digits), "beyond 64 bits plists hold digits as text")
+        for format in [PropertyListSerialization.PropertyListFormat.binary, .xml] {
+            let back = try Note(propertyList: note.propertyListData(format: format))
+            #expect(back.extensibleProperty(forKey: "unsigned") == .bigInteger("18446744073709551615"))
+            #expect(back.extensibleProperty(forKey: "huge") == .bigInteger(digits))
+        }
     }
 }

@@ -28,6 +28,7 @@ enum Form: String, CaseIterable, CustomTestStringConvertible {
     @Test(arguments: Form.allCases)
     func everySupportedTypeRoundTrips(form: Form) throws {
         let original = Everything()
+        if form == .xmlPropertyList { original.date = wholeSeconds(original.date) }  // XML holds whole seconds
         let copy = try form.roundTrip(original)
         #expect(copy.modelValue == original.modelValue)
         #expect(copy.flag == original.flag)

@@ -6,12 +6,15 @@ import Foundation
 /// integers beyond 64 bits.
 struct RandomModelValues {
     var generator: SeededGenerator
+    /// Dates in whole seconds, as XML property lists hold them.
+    var wholeSecondDates = false
 
     init(seed: UInt64) { generator = SeededGenerator(seed: seed) }
 
     static let stringPieces = [
         "a", "Z", " ", "&", "<", ">", "]]>", "&amp;", "\"", "'", "\t", "\n", "\r", "\r\n", "é", "ß", "✓", "🎉",
-        "\u{7F}", "\u{FFFD}", "$null", "$", "null", "<!--", "-->", "\u{301}", "𝄞",
+        "\u{7F}", "\u{FFFD}", "$null", "$", "null", "<!--", "-->", "\u{301}", "𝄞", "$integer:12", "integer:",
+        "$$integer:-3",
     ]
 
     mutating func string() -> String {
@@ -24,7 +27,8 @@ struct RandomModelValues {
 
     mutating func date() -> Date {
         let micros = Int64.random(in: -4_000_000_000_000_000...4_000_000_000_000_000, using: &generator)
-        return Date(timeIntervalSinceReferenceDate: Double(micros) / 1_000_000)
+        let date = Date(timeIntervalSinceReferenceDate: Double(micros) / 1_000_000)
+        return wholeSecondDates ? wholeSeconds(date) : date
     }
 
     mutating func bigInteger() -> String {
@@ -68,6 +72,11 @@ struct RandomModelValues {
             return .object(members)
         }
     }
+}
+
+/// `date` without its fraction of a second, as an XML property list holds it.
+func wholeSeconds(_ date: Date) -> Date {
+    Date(timeIntervalSinceReferenceDate: date.timeIntervalSinceReferenceDate.rounded(.down))
 }
 
 /// A ModelValue's members in order, recursively, for checking that order survives.

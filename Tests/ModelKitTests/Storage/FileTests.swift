@@ -2,7 +2,8 @@ import Foundation
 import Testing
 @testable import ModelKit
 
-@Suite struct FileTests {
+/// A class suite, so that `deinit` removes each test's folder, pass or fail.
+@Suite final class FileTests {
     let directory: URL
 
     init() throws {
@@ -10,10 +11,14 @@ import Testing
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     }
 
+    deinit {
+        try? FileManager.default.removeItem(at: directory)
+    }
+
     func sample() -> Note {
         let note = Note()
         note.title = "Saved"
-        note.due = Date(timeIntervalSince1970: 1_763_307_200.25)
+        note.due = Date(timeIntervalSince1970: 1_763_307_200)  // whole seconds: XML holds no more
         note.children = [Note()]
         try? note.setExtensibleProperty(["kept": true], forKey: "future")
         return note

@@ -1,0 +1,345 @@
+/// Skipping: validating a value as strictly as reading it, without building it.
+///
+/// A fast scan checks the grammar, the strings (escapes, surrogate pairs,
+/// UTF-8), the numbers, repeated keys and the depth, and builds nothing. It
+/// answers only "certainly valid" or "not sure": anything unusual (an
+/// escaped key, a key hash seen twice in one object, an exponent large
+/// enough that the number might not fit a `Double`, nesting past 64 levels)
+/// and every fault stops it, and the value is then read by ``readValue()``,
+/// which accepts it or throws exactly the error a read gives. So skipping
+/// accepts what reading accepts and fails with the same messages, lines and
+/// columns, by construction; only its speed depends on the fast scan.
+extension JSONReader {
+    /// Validates the value after any whitespace, moves past it and returns
+    /// the range of its bytes.
+    mutating func skipValue() throws(ModelError) -> Range<Int> {
+        skipWhitespace()
+        let start = position
+        if let end = scanValue(from: start) {
+            position = end
+            return start..<end
+        }
+        position = start
+        _ = try readValue()
+        return start..<position
+    }
+
+    /// Validates the whole input as one JSON text followed only by
+    /// whitespace, as ``readDocument()`` would, building nothing.
+    mutating func skipDocument() throws(ModelError) {
+        if count >= 3, base[0] == 0xEF, base[1] == 0xBB, base[2] == 0xBF { position = 3 }
+        _ = try skipValue()
+        skipWhitespace()
+        guard position == count else {
+            throw error("expected end of input after the top-level value", at: position)
+        }
+    }
+
+    /// The deepest nesting the fast scan follows itself; deeper values go to ``readValue()``.
+    static let scanDepthLimit = 64
+
+    /// The end of the valid value starting at `start` (no whitespace before
+    /// it), or `nil` when the value is invalid or the scan is not sure.
+    mutating func scanValue(from start: Int) -> Int? {
+        var index = start
+        var depth = 0
+        // Bit d - 1 is set when the container at depth d is an object.
+        var objectBits: UInt64 = 0
+        let depthLimit = min(JSONReader.scanDepthLimit, options.maximumDepth - outerDepth)
+        let checksKeys = options.duplicateKeys == .reject
+        // Left over only by a scan that gave up; emptying empty arrays still costs a call.
+        if !scanKeyHashes.isEmpty { scanKeyHashes.removeAll(keepingCapacity: true) }
+        if !scanKeyStarts.isEmpty { scanKeyStarts.removeAll(keepingCapacity: true) }
+
+        value: while true {
+            index = whitespaceEnd(from: index)
+            guard index < count else { return nil }
+            switch base[index] {
+            case JSONByte.openBracket:
+                guard depth < depthLimit else { return nil }
+                depth += 1
+                objectBits &= ~(1 << UInt64(depth - 1))
+                index = whitespaceEnd(from: index + 1)
+                if index < count, base[index] == JSONByte.closeBracket {
+                    index += 1
+                    depth -= 1
+                } else {
+                    continue value
+                }
+            case JSONByte.openBrace:
+                guard depth < depthLimit else { return nil }
+                depth += 1
+                objectBits |= 1 << UInt64(depth - 1)
+                index = whitespaceEnd(from: index + 1)
+                if index < count, base[index] == JSONByte.closeBrace {
+                    index += 1
+                    depth -= 1
+                } else {
+                    if checksKeys { scanKeyStarts.append(scanKeyHashes.count) }
+                    guard let next = scanKey(at: index, recordingHash: checksKeys) else { return nil }
+                    index = next
+                    continue value
+                }
+            case JSONByte.quote:
+                guard let next = scanString(at: index) else { return nil }
+                index = next
+            case JSONByte.t:
+                guard hasLiteral(0x6575_7274, length: 4, at: index) else { return nil }
+                index += 4
+            case JSONByte.f:
+                guard index + 5 <= count, base[index + 4] == UInt8(ascii: "e"),
+                    hasLiteral(0x736C_6166, length: 4, at: index)
+                else { return nil }
+                index += 5
+            case JSONByte.n:
+                guard hasLiteral(0x6C6C_756E, length: 4, at: index) else { return nil }
+                index += 4
+            case JSONByte.minus, JSONByte.zero...JSONByte.nine:
+                guard let next = scanNumber(at: index) else { return nil }
+                index = next
+            default:
+                return nil
+            }
+
+            // A value is complete: close containers as long as their closing bracket follows.
+            while depth > 0 {
+                index = whitespaceEnd(from: index)
+                guard index < count else { return nil }
+                let next = base[index]
+                let isObject = objectBits >> UInt64(depth - 1) & 1 == 1
+                if next == JSONByte.comma {
+                    index += 1
+                    if isObject {
+                        index = whitespaceEnd(from: index)
+                        guard let afterKey = scanKey(at: index, recordingHash: checksKeys) else { return nil }
+                        index = afterKey
+                    }
+                    continue value
+                }
+                if isObject {
+                    guard next == JSONByte.closeBrace else { return nil }
+                    if checksKeys {
+                        guard scanKeysAreDistinct() else { return nil }
+                    }
+                } else {
+                    guard next == JSONByte.closeBracket else { return nil }
+                }
+                index += 1
+                depth -= 1
+            }
+            return index
+        }
+    }
+
+    /// The first index at or after `index` that is not JSON whitespace, or `count`.
+    @inline(__always)
+    private func whitespaceEnd(from index: Int) -> Int {
+        var index = index
+        while index < count {
+            let byte = base[index]
+            // Space, tab, line feed, carriage return: all at or below 0x20, and
+            // the only bytes there that JSON allows between tokens.
+            guard byte <= JSONByte.space,
+                byte == JSONByte.space || byte == JSONByte.lineFeed || byte == JSONByte.carriageReturn
+                    || byte == JSONByte.tab
+            else { return index }
+            index += 1
+            while index + 8 <= count,
+                UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self) == 0x2020_2020_2020_2020
+            {
+                index += 8
+            }
+        }
+        return index
+    }
+
+    /// Whether the `length` (4) bytes at `index` equal `word` read little-endian.
+    @inline(__always)
+    private func hasLiteral(_ word: UInt32, length: Int, at index: Int) -> Bool {
+        guard index + length <= count else { return false }
+        return UInt32(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt32.self)) == word
+    }
+
+    /// Scans the key whose quote should be at `index`, the whitespace and the
+    /// colon after it; returns the index after the colon. Keys with escapes
+    /// are left to the full reader, which compares them by their decoded text.
+    @inline(__always)
+    private mutating func scanKey(at index: Int, recordingHash: Bool) -> Int? {
+        guard index < count, base[index] == JSONByte.quote else { return nil }
+        let start = index + 1
+        var highBits: UInt8 = 0
+        let end = skipPlainText(from: start, highBits: &highBits)
+        guard end < count, base[end] == JSONByte.quote else { return nil }
+        if highBits & 0x80 != 0, !isValidUTF8(from: start, to: end) { return nil }
+        if recordingHash { scanKeyHashes.append(KeyHash.hash(base + start, count: end - start, seed: keySeed)) }
+        let colon = whitespaceEnd(from: end + 1)
+        guard colon < count, base[colon] == JSONByte.colon else { return nil }
+        return colon + 1
+    }
+
+    /// Whether the keys of the object being closed have distinct hashes (so
+    /// distinct texts); pops them. Equal hashes send the value to the full
+    /// reader, which tells a repeated key from a collision.
+    private mutating func scanKeysAreDistinct() -> Bool {
+        let start = scanKeyStarts.removeLast()
+        let end = scanKeyHashes.count
+        let distinct = scanKeyHashes.withUnsafeMutableBufferPointer { hashes -> Bool in
+            if end - start <= 16 {
+                var first = start
+                while first < end {
+                    var second = first + 1
+                    while second < end {
+                        if hashes[first] == hashes[second] { return false }
+                        second += 1
+                    }
+                    first += 1
+                }
+                return true
+            }
+            // Sorting in place is fine: these hashes are dropped next.
+            var keys = UnsafeMutableBufferPointer<UInt64>(rebasing: hashes[start..<end])
+            keys.sort()
+            var position = 1
+            while position < keys.count {
+                if keys[position] == keys[position - 1] { return false }
+                position += 1
+            }
+            return true
+        }
+        while scanKeyHashes.count > start { scanKeyHashes.removeLast() }
+        return distinct
+    }
+
+    /// Scans the string whose quote is at `index`; returns the index after its closing quote.
+    @inline(__always)
+    private func scanString(at index: Int) -> Int? {
+        let start = index + 1
+        var cursor = start
+        var highBits: UInt8 = 0
+        while true {
+            cursor = skipPlainText(from: cursor, highBits: &highBits)
+            guard cursor < count else { return nil }
+            let byte = base[cursor]
+            if byte == JSONByte.quote {
+                if highBits & 0x80 != 0, !isValidUTF8(from: start, to: cursor) { return nil }
+                return cursor + 1
+            }
+            guard byte == JSONByte.backslash, let next = scanEscape(at: cursor) else { return nil }
+            cursor = next
+        }
+    }
+
+    /// Scans the escape whose backslash is at `index`; a `\u` high surrogate
+    /// must be followed by a `\u` low one, as the reader requires.
+    @inline(__always)
+    private func scanEscape(at index: Int) -> Int? {
+        guard index + 1 < count else { return nil }
+        switch base[index + 1] {
+        case JSONByte.quote, JSONByte.backslash, JSONByte.slash, UInt8(ascii: "b"), UInt8(ascii: "f"),
+            UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+            return index + 2
+        case UInt8(ascii: "u"):
+            guard let unit = scanHexQuad(at: index + 2) else { return nil }
+            switch unit {
+            case 0xD800...0xDBFF:
+                guard index + 7 < count, base[index + 6] == JSONByte.backslash, base[index + 7] == UInt8(ascii: "u"),
+                    let low = scanHexQuad(at: index + 8), (0xDC00...0xDFFF).contains(low)
+                else { return nil }
+                return index + 12
+            case 0xDC00...0xDFFF:
+                return nil
+            default:
+                return index + 6
+            }
+        default:
+            return nil
+        }
+    }
+
+    /// The four hexadecimal digits at `index`, or `nil`.
+    @inline(__always)
+    private func scanHexQuad(at index: Int) -> UInt16? {
+        guard index + 4 <= count else { return nil }
+        var value: UInt16 = 0
+        for offset in 0..<4 {
+            let byte = base[index + offset]
+            let digit: UInt8
+            switch byte {
+            case JSONByte.zero...JSONByte.nine: digit = byte - JSONByte.zero
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default: return nil
+            }
+            value = value << 4 | UInt16(digit)
+        }
+        return value
+    }
+
+    /// Whether the bytes from `start` to `end` are well-formed UTF-8.
+    @inline(__always)
+    func isValidUTF8(from start: Int, to end: Int) -> Bool {
+        var index = start
+        while index < end {
+            // ASCII runs eight bytes at a time.
+            if index + 8 <= end {
+                let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+                if word & 0x8080_8080_8080_8080 == 0 {
+                    index += 8
+                    continue
+                }
+            }
+            if base[index] < 0x80 {
+                index += 1
+            } else {
+                guard let length = validUTF8Length(at: index), index + length <= end else { return false }
+                index += length
+            }
+        }
+        return true
+    }
+
+    /// Scans the number at `index` (RFC 8259's grammar) and returns the index
+    /// after it. A number whose magnitude could pass `Double`'s range goes to
+    /// the full reader, which refuses it or reads it.
+    @inline(__always)
+    private func scanNumber(at index: Int) -> Int? {
+        var cursor = index
+        if base[cursor] == JSONByte.minus { cursor += 1 }
+        guard cursor < count, isDigit(base[cursor]) else { return nil }
+        let integerStart = cursor
+        if base[cursor] == JSONByte.zero {
+            cursor += 1
+            if cursor < count, isDigit(base[cursor]) { return nil }
+        } else {
+            cursor = skipDigits(from: cursor + 1)
+        }
+        let integerDigits = cursor - integerStart
+        var isInteger = true
+        if cursor < count, base[cursor] == JSONByte.period {
+            isInteger = false
+            cursor += 1
+            guard cursor < count, isDigit(base[cursor]) else { return nil }
+            cursor = skipDigits(from: cursor + 1)
+        }
+        if cursor < count, base[cursor] | 0x20 == JSONByte.lowerE {
+            cursor += 1
+            var isNegative = false
+            if cursor < count, base[cursor] == JSONByte.minus || base[cursor] == JSONByte.plus {
+                isNegative = base[cursor] == JSONByte.minus
+                cursor += 1
+            }
+            guard cursor < count, isDigit(base[cursor]) else { return nil }
+            let exponentStart = cursor
+            cursor = skipDigits(from: cursor)
+            // The magnitude is below 10^(integerDigits + exponent): far inside
+            // Double's range (about 1.8e308) unless that sum is large.
+            guard cursor - exponentStart <= 3 else { return nil }
+            var exponent = 0
+            for position in exponentStart..<cursor { exponent = exponent * 10 + Int(base[position] - JSONByte.zero) }
+            if integerDigits + (isNegative ? -exponent : exponent) > 300 { return nil }
+        } else if !isInteger, integerDigits > 300 {
+            return nil
+        }
+        return cursor
+    }
+}

@@ -1,0 +1,147 @@
+import Foundation
+import Testing
+
+@testable import ModelKit
+
+/// Members a class does not save survive a JSON round trip as their exact
+/// text, and read everywhere else as their values.
+@Suite struct JSONRawMembersTests {
+    static func note(_ json: String) throws -> Note { try Note(json: Data(json.utf8)) }
+
+    /// Unknown members of every spelling, after an edit of a saved key.
+    static let spellings: [String] = [
+        "1.10", "1e2", "3E-7", "-0", "-0.0", "0.1e+01", "3.14159265358979323846264338",
+        "123456789012345678901234567890", "-9223372036854775809", #""caf\u00e9""#, #""\u00E9\n\/\"""#,
+        #""\ud83d\ude00""#, #""😀 é""#, "true", "null", "[1.10,[],{}]", #"{"z":1.50,"a":[2E3]}"#,
+    ]
+
+    @Test(arguments: spellings)
+    func anUnknownMemberKeepsItsExactText(_ text: String) throws {
+        let note = try Self.note(#"{"type":"Note","version":1,"title":"A","extra":\#(text)}"#)
+        note.title = "B"
+        let written = try note.jsonString()
+        #expect(written.hasSuffix(#""extra":\#(text)}"#), "\(written)")
+    }
+
+    @Test func editingOneBagKeyLeavesTheOthersVerbatim() throws {
+        let note = try Self.note(#"{"a":1.10,"b":"caf\u00e9","c":1e2}"#)
+        try note.setExtensibleProperty(5, forKey: "b")
+        note.removeExtensibleProperty(forKey: "c")
+        try note.setExtensibleProperty(1.1, forKey: "a")  // equal: not a change, text kept
+        #expect(try note.jsonString().hasSuffix(#""a":1.10,"b":5}"#))
+        #expect(note.changedKeys == ["b", "c"])
+    }
+
+    @Test func compactPrettyAndSortedOutputSpaceRawMembersLikeTheRest() throws {
+        let pretty = """
+            {
+                "title" : "A",
+                "zeta" : { "b" : 1.50, "a" : [ 1e2, "x" ] },
+                "alpha" : [ ]
+            }
+            """
+        let note = try Self.note(pretty)
+        let compact = try note.jsonString()
+        #expect(compact.hasSuffix(#""zeta":{"b":1.50,"a":[1e2,"x"]},"alpha":[]}"#))
+        // The same document with canonical numbers is written identically from values.
+        let canonicalJSON = #"{"title":"A","zeta":{"b":1.5,"a":[100.0,"x"]},"alpha":[]}"#
+        let canonical = try Self.note(canonicalJSON)
+        let values = Note()
+        try values.load(ModelValue(json: Data(canonicalJSON.utf8)))
+        for options in [JSONWritingOptions(), .pretty, .sorted, JSONWritingOptions(prettyPrinted: true, sortedKeys: true)] {
+            let fromText = try canonical.jsonString(options: options)
+            let fromValues = try values.modelValue.jsonString(options: options)
+            #expect(fromText == fromValues)
+        }
+        #expect(
+            try note.jsonString(options: JSONWritingOptions(prettyPrinted: true, sortedKeys: true)).contains(
+                """
+                  "zeta": {
+                    "a": [
+                      1e2,
+                      "x"
+                    ],
+                    "b": 1.50
+                  }
+                """))
+    }
+
+    @Test func modelsInsideArraysKeepTheirUnknownMembersToo() throws {
+        let json = #"{"children":[{"title":"x","n":1.10},{"k":"\u0041"}],"child":{"deep":2E0}}"#
+        let note = try Self.note(json)
+        note.count = 3
+        let written = try note.jsonString()
+        #expect(written.contains(#"{"type":"Note","version":1,"title":"x","#))
+        #expect(written.contains(#""n":1.10}"#))
+        #expect(written.contains(#""k":"\u0041"}"#))
+        #expect(written.contains(#""deep":2E0}"#))
+        #expect(note.children[1].extensibleProperty(forKey: "k") == "A")
+    }
+
+    /// Malformed unknown members are refused with the same messages as before.
+    static let malformed: [(String, String)] = [
+        (#"{"extra":[1,2,]}"#, "JSON at line 1, column 15 (byte 14), in extra[2]:"),
+        (#"{"extra":{"a":1,"a":2}}"#, #"JSON at line 1, column 17 (byte 16), in extra: duplicate key "a" in object"#),
+        (#"{"extra":"\ud800"}"#, "unpaired surrogate"),
+        (#"{"extra":1e400}"#, "too large for a Double"),
+        (#"{"extra":tru}"#, "did you mean 'true'"),
+        ("{\"extra\":\"\u{01}\"}", "unescaped control character"),
+    ]
+
+    @Test(arguments: malformed)
+    func malformedUnknownMembersAreRefusedWithTheirPlace(_ json: String, _ message: String) {
+        do {
+            _ = try Self.note(json)
+            Issue.record("expected an error")
+        } catch {
+            #expect(String(describing: error).contains(message), "\(error)")
+        }
+    }
+
+    @Test func invalidUTF8InAnUnknownMemberIsRefused() {
+        var bytes = Array(#"{"extra":"ab"}"#.utf8)
+        bytes.insert(0xFF, at: 11)
+        #expect(throws: ModelError.self) { try Note(json: Data(bytes)) }
+        let deep = #"{"extra":"# + String(repeating: "[", count: 600) + String(repeating: "]", count: 600) + "}"
+        #expect(throws: ModelError.self) { try Note(json: Data(deep.utf8)) }
+    }
+
+    @Test func bagsSpelledDifferentlyAreEqual() throws {
+        let first = try Self.note(#"{"x":1.10,"s":"A","a":[1, 2]}"#)
+        let second = try Self.note(#"{"x":11e-1,"s":"\u0041","a":[1,2]}"#)
+        #expect(first.extensibleProperties == second.extensibleProperties)
+        #expect(first.orderedExtensibleProperties.hashValue == second.orderedExtensibleProperties.hashValue)
+    }
+
+    @Test func otherFormatsGetTheValues() throws {
+        let note = try Self.note(#"{"x":1.10,"n":[1e2,{"k":null}],"s":"caf\u00e9"}"#)
+        for format in [PropertyListSerialization.PropertyListFormat.xml, .binary] {
+            let copy = try Note(propertyList: note.propertyListData(format: format))
+            #expect(copy.extensibleProperties == note.extensibleProperties)
+        }
+        #expect(note.dictionary["x"] as? Double == 1.1)
+        #expect(note.dictionary["s"] as? String == "café")
+    }
+
+    /// Seeded random documents: a model loaded with its unknown members kept
+    /// as text has the same bag as one loaded from values, and writes JSON
+    /// that reads back to the same value.
+    @Test(arguments: [21, 22, 23] as [UInt64])
+    func rawAndParsedBagsAgree(seed: UInt64) throws {
+        var documents = RandomDocuments(seed: seed)
+        for _ in 0..<50 {
+            var object = ModelValue.Object()
+            object["title"] = "t"
+            for index in 0..<4 { object["extra\(index)"] = documents.value(depth: 3) }
+            let value = ModelValue.object(object)
+            for options in [JSONWritingOptions(), .pretty] {
+                let json = try value.jsonData(options: options)
+                let raw = try Note(json: json)
+                let parsed = Note()
+                try parsed.load(ModelValue(json: json))
+                #expect(raw.extensibleProperties == parsed.extensibleProperties)
+                #expect(try ModelValue(json: raw.jsonData()) == ModelValue(json: parsed.jsonData()))
+            }
+        }
+    }
+}

@@ -1,0 +1,176 @@
+import Foundation
+import Testing
+
+@testable import ModelKit
+
+/// Skipping a value (validating it without building it) must accept exactly
+/// what reading accepts and fail with exactly the same error.
+@Suite struct JSONSkippingTests {
+    /// The outcome of reading `bytes`: nil, or the error's description.
+    static func readOutcome(_ bytes: [UInt8], options: JSONReadingOptions) -> String? {
+        do {
+            _ = try ModelValue(json: Data(bytes), options: options)
+            return nil
+        } catch {
+            return String(describing: error)
+        }
+    }
+
+    /// The outcome of validating `bytes`, as `readOutcome` gives it.
+    static func validateOutcome(_ bytes: [UInt8], options: JSONReadingOptions) -> String? {
+        do {
+            try ModelValue.validateJSON(Data(bytes), options: options)
+            return nil
+        } catch {
+            return String(describing: error)
+        }
+    }
+
+    /// Whether the fast scan alone accepts `bytes` as one value filling the
+    /// input but for whitespace around it.
+    static func scanAccepts(_ bytes: [UInt8], options: JSONReadingOptions = JSONReadingOptions()) -> Bool {
+        let isSpace: (UInt8) -> Bool = { [0x20, 0x09, 0x0A, 0x0D].contains($0) }
+        let start = bytes.firstIndex { !isSpace($0) } ?? bytes.count
+        let end = (bytes.lastIndex { !isSpace($0) } ?? -1) + 1
+        return bytes.withUnsafeBufferPointer { buffer in
+            var reader = JSONReader(buffer, options: options)
+            return reader.scanValue(from: start) == end
+        }
+    }
+
+    static let cases: [String] = [
+        // Valid, every kind.
+        #"{"a":[1,-2,3.5,-0.0,1e10,2E-5,0,true,false,null,"x"],"b":{"c":{}},"d":[]}"#,
+        " \t\r\n[ 1 , { \"k\" : \"v\" } ] \n",
+        #""esc \" \\ \/ \b \f \n \r \t \u00e9 \ud83d\ude00""#,
+        "\"caf\u{E9} \u{4E2D}\u{6587} \u{1F600}\"",
+        #"{"a":1,"A":2,"é":3,"é":4}"#,
+        "12345678901234567890123456789",
+        "1e308", "1e309", "-1e309", "1.5e-400", "123456789e300", "0.000000001e308",
+        String(repeating: "9", count: 320) + ".5",
+        String(repeating: "9", count: 320) + "e-30",
+        // Repeated keys, plain and escaped.
+        #"{"a":1,"b":2,"a":3}"#,
+        #"{"a":1,"\u0061":2}"#,
+        #"{"x":{"a":1,"b":{"a":1},"a":2}}"#,
+        // Invalid grammar.
+        "", " ", "[", "]", "{", "[1,]", "[1 2]", #"{"a" 1}"#, #"{"a":1,}"#, #"{a:1}"#, "[01]", "[-]", "[1.]",
+        "[1e]", "[.5]", "[+1]", "tru", "nul", "falsy", "[true false]", "1 2", #"{"a":1}}"#, "[[]]]",
+        // Invalid strings.
+        "\"abc", "\"a\u{01}b\"", #""\x""#, #""\u12""#, #""\u12G4""#, #""\ud800""#, #""\udc00""#,
+        #""\ud800\u0041""#, #""\ud800x""#,
+    ]
+
+    @Test(arguments: cases)
+    func skippingAgreesWithReading(_ text: String) {
+        let bytes = Array(text.utf8)
+        for options in [JSONReadingOptions(), JSONReadingOptions(duplicateKeys: .lastWins)] {
+            let read = Self.readOutcome(bytes, options: options)
+            #expect(Self.validateOutcome(bytes, options: options) == read)
+            if read != nil {
+                let accepted = Self.scanAccepts(bytes, options: options)
+                #expect(!accepted)
+            }
+        }
+    }
+
+    static let badBytes: [[UInt8]] = [
+        [0x22, 0xC3, 0x22],  // a lead byte cut short
+        [0x22, 0x80, 0x22],  // a stray continuation byte
+        [0x22, 0xC0, 0xAF, 0x22],  // overlong
+        [0x22, 0xED, 0xA0, 0x80, 0x22],  // an encoded surrogate
+        [0x22, 0xF4, 0x90, 0x80, 0x80, 0x22],  // beyond U+10FFFF
+        [0x7B, 0x22, 0xFF, 0x22, 0x3A, 0x31, 0x7D],  // in a key
+        [0xEF, 0xBB, 0xBF, 0x5B, 0x5D],  // a byte order mark, allowed at the start
+        [0x5B, 0xEF, 0xBB, 0xBF, 0x5D],  // and nowhere else
+    ]
+
+    @Test(arguments: badBytes)
+    func skippingAgreesOnUTF8(_ bytes: [UInt8]) {
+        let read = Self.readOutcome(bytes, options: JSONReadingOptions())
+        #expect(Self.validateOutcome(bytes, options: JSONReadingOptions()) == read)
+        if read != nil {
+            let accepted = Self.scanAccepts(bytes)
+            #expect(!accepted)
+        }
+    }
+
+    @Test(arguments: [1, 63, 64, 65, 200, 511, 512, 513])
+    func skippingAgreesOnDepth(_ depth: Int) {
+        let bytes = Array((String(repeating: "[", count: depth) + String(repeating: "]", count: depth)).utf8)
+        let objects = Array((String(repeating: #"{"a":"#, count: depth) + "1" + String(repeating: "}", count: depth)).utf8)
+        for options in [JSONReadingOptions(), JSONReadingOptions(maximumDepth: 100)] {
+            #expect(Self.validateOutcome(bytes, options: options) == Self.readOutcome(bytes, options: options))
+            #expect(Self.validateOutcome(objects, options: options) == Self.readOutcome(objects, options: options))
+        }
+    }
+
+    @Test func aRepeatedKeyIsReportedWithItsPlaceAndPath() throws {
+        let bytes = Array(#"{"list":[{"id":1,"id":2}]}"#.utf8)
+        let message = try #require(Self.validateOutcome(bytes, options: JSONReadingOptions()))
+        #expect(message == Self.readOutcome(bytes, options: JSONReadingOptions()))
+        #expect(message.contains("line 1, column 18"))
+        #expect(message.contains("list[0]"))
+    }
+
+    @Test func skipValueReturnsTheValuesBytesAndStopsAfterIt() throws {
+        let text = #"  {"a": [1, "x"] } , 7"#
+        let bytes = Array(text.utf8)
+        let range = try bytes.withUnsafeBufferPointer { buffer throws(ModelError) in
+            var reader = JSONReader(buffer, options: JSONReadingOptions())
+            let range = try reader.skipValue()
+            #expect(reader.position == range.upperBound)
+            return range
+        }
+        #expect(String(decoding: bytes[range], as: UTF8.self) == #"{"a": [1, "x"] }"#)
+    }
+
+    /// Seeded random documents, compact and pretty, and single-byte damage to
+    /// them: validating and reading always agree, and the fast scan never
+    /// accepts what reading refuses.
+    @Test(arguments: [1, 2, 3, 4, 5, 6, 7, 8] as [UInt64])
+    func randomDocumentsAgree(seed: UInt64) throws {
+        var documents = RandomDocuments(seed: seed)
+        var damage = SeededGenerator(seed: seed &* 31 &+ 7)
+        let replacements = Array(#"{}[],:"\ 0123456789-+.eEtfnul"#.utf8) + [0x00, 0x1F, 0x80, 0xC3, 0xED, 0xFF]
+        for _ in 0..<60 {
+            let value = documents.value(depth: 4)
+            for options in [JSONWritingOptions(), .pretty] {
+                let bytes = Array(try value.jsonData(options: options))
+                #expect(Self.validateOutcome(bytes, options: JSONReadingOptions()) == nil)
+                for _ in 0..<8 {
+                    var damaged = bytes
+                    let position = Int.random(in: 0...damaged.count, using: &damage)
+                    switch Int.random(in: 0..<3, using: &damage) {
+                    case 0 where position < damaged.count: damaged.remove(at: position)
+                    case 1 where position < damaged.count:
+                        damaged[position] = replacements.randomElement(using: &damage)!
+                    default: damaged.insert(replacements.randomElement(using: &damage)!, at: position)
+                    }
+                    let read = Self.readOutcome(damaged, options: JSONReadingOptions())
+                    #expect(Self.validateOutcome(damaged, options: JSONReadingOptions()) == read)
+                    if read != nil {
+                        let accepted = Self.scanAccepts(damaged)
+                        #expect(!accepted, "the fast scan accepted \(String(decoding: damaged, as: UTF8.self).debugDescription)")
+                    }
+                }
+            }
+        }
+    }
+
+    /// Ordinary documents take the fast scan all the way (falling back to the
+    /// reader would be correct but slow).
+    @Test func ordinaryDocumentsTakeTheFastScan() throws {
+        let value: ModelValue = [
+            "name": "Ada", "tags": ["a", "b\n", "é😀"], "n": 12, "x": -1.5e-3, "ok": true, "none": nil,
+            "nested": ["deep": [[1], [2, [3]]], "k\u{E9}y": "v"],
+        ]
+        #expect(Self.scanAccepts(Array(try value.jsonData())))
+        #expect(Self.scanAccepts(Array(try value.jsonData(options: .pretty))))
+        for name in ["twitter.json", "citm_catalog.json", "canada.json"] {
+            guard let url = corpusURL(name) else { continue }
+            let accepted = Self.scanAccepts(Array(try Data(contentsOf: url)))
+            #expect(accepted, "\(name)")
+        }
+    }
+}
