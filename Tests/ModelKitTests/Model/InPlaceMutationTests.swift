@@ -138,6 +138,16 @@ private struct Refusal: Error {}
         #expect(folder.pinned?.tags == ["x"])
         #expect(folder.pinned?.count == 2)
         #expect(folder.pinned?.changedKeys == ["tags", "count"])
+        // Mutating a model reached through a property changes the model only.
+        folder.clearChanges()
+        folder.pinned?.tags.append("y")
+        #expect(!folder.hasChanges)
+        #expect(folder.pinned?.changedKeys == ["tags"])
+        folder.notes = [Note()]
+        folder.clearChanges()
+        folder.notes[0].count += 1
+        #expect(!folder.hasChanges)
+        #expect(folder.notes[0].changedKeys == ["count"])
     }
 }
 
