@@ -29,7 +29,10 @@ import Foundation
 /// shared. Swift 6 asks each subclass to restate the claim: write
 /// `final class Note: ModelObject, @unchecked Sendable` (or accept the
 /// warning). Saved properties are safe to use from any thread; properties
-/// that are not `@Saved` are yours to protect.
+/// that are not `@Saved` are yours to protect. One read, assignment or
+/// in-place mutation of a saved property (`count += 1`, `tags.append(x)`) is
+/// atomic; several statements are atomic together inside ``withLock(_:)``.
+/// ``Saved`` lists exactly what is and is not atomic.
 ///
 /// ## Identity
 ///
