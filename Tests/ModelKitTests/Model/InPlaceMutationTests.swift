@@ -71,6 +71,22 @@ private struct Refusal: Error {}
         #expect(ledger.note == "filtered")
     }
 
+    @Test func aChangeWalkThroughACycleDuringAMutationPassesOverTheProperty() {
+        let folder = Folder()
+        let inner = Folder()
+        inner.subfolders = [folder]  // a cycle back to folder
+        folder.subfolders = [inner, Folder()]
+        folder.clearChanges()
+        inner.name = "changed"
+        var seen: [Bool] = []
+        folder.subfolders.removeAll { child in
+            seen.append(child.hasAnyChanges)
+            return false
+        }
+        #expect(seen == [true, false])
+        inner.subfolders = []
+    }
+
     @Test func withLockIsReentrantAndGroupsChanges() {
         let ledger = Ledger()
         let total = ledger.withLock { () -> Int in
