@@ -355,7 +355,10 @@ open class ModelObject: @unchecked Sendable {
     /// every saved property of the object and call `withLock` again. Other
     /// threads that touch the object wait until `body` returns, so keep it
     /// short, and do not wait inside it for another thread that uses the
-    /// object. Models held in saved properties have locks of their own.
+    /// object. Models held in saved properties have locks of their own:
+    /// touching another model inside `body` takes its lock too, so two threads
+    /// that nest the same two objects' locks in opposite orders can deadlock,
+    /// as with any pair of locks.
     ///
     /// ```swift
     /// let account = Account()

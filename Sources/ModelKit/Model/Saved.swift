@@ -34,7 +34,9 @@
 ///   ``ModelObject/withLock(_:)``.
 /// - `let n = note.count; note.count = n + 1` is a read and a write: not atomic.
 /// - Models held in properties have locks of their own: a mutation of
-///   `note.child?.count` locks the child, not the parent.
+///   `note.child?.count` locks the child, not the parent. Touching another
+///   model inside an in-place mutation or ``ModelObject/withLock(_:)`` nests
+///   its lock; two threads nesting two objects in opposite orders can deadlock.
 /// - Inside an in-place mutation (a closure passed to `removeAll(where:)`),
 ///   the object's other saved properties may be read and written; the
 ///   property being mutated may not (it traps, like an overlapping access to
