@@ -153,6 +153,8 @@ enum CoreBenchmarks {
                 },
             ])
 
+        runMutationRows(item: item, hand: hand)
+
         let graphTask = "hasAnyChanges, 100,000 objects, none changed"
         guard Harness.wants(graphTask) else { return }
         // A graph of 100,000 objects: 100 parents of 999 children each plus the root.
@@ -185,5 +187,113 @@ enum CoreBenchmarks {
                 },
             ])
         print("")
+    }
+
+    /// A plain array and counter behind an `NSLock`: the baseline for in-place
+    /// mutation and atomic updates.
+    final class LockedState: @unchecked Sendable {
+        private let lock = NSLock()
+        private var items: [Int] = []
+        private var counter = 0
+
+        func append(_ value: Int) {
+            lock.lock()
+            items.append(value)
+            lock.unlock()
+        }
+
+        func increment() {
+            lock.lock()
+            counter += 1
+            lock.unlock()
+        }
+
+        var count: Int {
+            lock.lock()
+            defer { lock.unlock() }
+            return counter
+        }
+    }
+
+    /// A model with an array and a counter.
+    final class Tally: ModelObject, @unchecked Sendable {
+        @Saved var items: [Int] = []
+        @Saved var counter = 0
+    }
+
+    /// In-place appends, `+=` from four threads, and gets and sets with two
+    /// threads on one object.
+    static func runMutationRows(item: Item, hand: HandItem) {
+        Harness.compare(
+            "append 100,000 Ints one at a time",
+            rounds: 5,
+            [
+                .init(label: "locked plain array") { n in
+                    for _ in 0..<n {
+                        let state = LockedState()
+                        for value in 0..<100_000 { state.append(value) }
+                        blackHole(state)
+                    }
+                },
+                .init(label: "@Saved array") { n in
+                    for _ in 0..<n {
+                        let tally = Tally()
+                        for value in 0..<100_000 { tally.items.append(value) }
+                        blackHole(tally)
+                    }
+                },
+            ])
+        Harness.compare(
+            "+= from 4 threads (per increment)",
+            rounds: 5,
+            [
+                .init(label: "locked plain counter") { n in
+                    let state = LockedState()
+                    DispatchQueue.concurrentPerform(iterations: 4) { _ in
+                        for _ in 0..<max(1, n / 4) { state.increment() }
+                    }
+                    precondition(state.count == 4 * max(1, n / 4))
+                },
+                .init(label: "@Saved counter") { n in
+                    let tally = Tally()
+                    DispatchQueue.concurrentPerform(iterations: 4) { _ in
+                        for _ in 0..<max(1, n / 4) { tally.counter += 1 }
+                    }
+                    precondition(tally.counter == 4 * max(1, n / 4))
+                },
+            ])
+        Harness.compare(
+            "property get (String), 2 threads at once (per get)",
+            [
+                .init(label: "hand-written, locked") { n in
+                    DispatchQueue.concurrentPerform(iterations: 2) { _ in
+                        var total = 0
+                        for _ in 0..<max(1, n / 2) { total &+= hand.title.utf8.count }
+                        blackHole(total)
+                    }
+                },
+                .init(label: "@Saved") { n in
+                    DispatchQueue.concurrentPerform(iterations: 2) { _ in
+                        var total = 0
+                        for _ in 0..<max(1, n / 2) { total &+= item.title.utf8.count }
+                        blackHole(total)
+                    }
+                },
+            ])
+        let titles = ["alpha", "beta"]
+        Harness.compare(
+            "property set (String), 2 threads at once (per set)",
+            [
+                .init(label: "hand-written, locked") { n in
+                    DispatchQueue.concurrentPerform(iterations: 2) { _ in
+                        for index in 0..<max(1, n / 2) { hand.title = titles[index & 1] }
+                    }
+                },
+                .init(label: "@Saved") { n in
+                    DispatchQueue.concurrentPerform(iterations: 2) { _ in
+                        for index in 0..<max(1, n / 2) { item.title = titles[index & 1] }
+                    }
+                },
+            ])
     }
 }

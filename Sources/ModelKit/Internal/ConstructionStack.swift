@@ -42,7 +42,7 @@ final class ConstructionStack {
     /// Pushes an initial value and returns its position.
     @usableFromInline
     static func push(_ value: Any) -> Int {
-        current.append(value)
+        threadStacks.withValue { $0.append(value) }
     }
 
     private func append(_ value: Any) -> Int {

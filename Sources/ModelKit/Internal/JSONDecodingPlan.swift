@@ -147,8 +147,11 @@ extension JSONModelShape {
     ///
     /// Called through an `any JSONModelShape.Type`, the metatype is opened,
     /// so the cast uses the type at hand rather than looking up its metadata.
+    /// A slot whose value is being mutated in place holds a marker instead,
+    /// which holds no models: a walk reaching it on the mutating thread (a
+    /// cycle back to the object) passes over it.
     static func forEachModel(in value: Any, _ body: (ModelObject) -> Void) {
-        (value as! Self).forEachShapedModel(body)
+        (value as? Self)?.forEachShapedModel(body)
     }
 }
 

@@ -3,8 +3,8 @@ import Foundation
 /// A process-wide table behind an `NSLock`: the class-layout cache and the
 /// class registry.
 ///
-/// Objects guard their state with `Synchronization.Mutex`, which is faster.
-/// These tables use a pthread mutex (through `NSLock`) because on Linux
+/// Like objects (`ModelStorage`), these tables use a pthread mutex (here
+/// through `NSLock`) rather than `Synchronization.Mutex`, because on Linux
 /// ThreadSanitizer cannot see the futex-based locking inside `Mutex` and
 /// reports every write to a `Mutex`-guarded global as a race, so that
 /// `swift test --sanitize=thread` would warn about correct code. They are read

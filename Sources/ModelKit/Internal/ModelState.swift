@@ -2,7 +2,8 @@
 /// object's lock.
 ///
 /// `@unchecked Sendable`: the values of saved properties need not be
-/// `Sendable`, and the object's `Mutex` is what makes sharing them safe.
+/// `Sendable`, and the object's lock (`ModelStorage`) is what makes sharing
+/// them safe.
 @usableFromInline
 struct ModelState: @unchecked Sendable {
     /// The saved properties' Swift values, indexed by slot.

@@ -13,6 +13,13 @@ protocol SlotCodec: Sendable {
     /// `value` as the slot's type, or `nil` when it is of another type.
     func cast(_ value: Any?) -> Any?
     func forEachModel(in value: Any, _ body: (ModelObject) -> Void)
+    /// `value` with every model it holds replaced by `transform(model)`
+    /// (`copy()` uses it to point a copy at the copies of its models).
+    func replacingModels(in value: Any, _ transform: (ModelObject) -> ModelObject) -> Any
+    /// Whether the two values are equal apart from the identity of the models
+    /// they hold, handing each pair of models in the same place to `pair`
+    /// (`isEquivalent(to:)` compares those later).
+    func matches(_ lhs: Any, _ rhs: Any, pairing pair: (ModelObject, ModelObject) -> Void) -> Bool
 }
 
 struct TypedSlotCodec<Value: ModelValueConvertible>: SlotCodec {
@@ -50,6 +57,17 @@ struct TypedSlotCodec<Value: ModelValueConvertible>: SlotCodec {
     func forEachModel(in value: Any, _ body: (ModelObject) -> Void) {
         (value as? any ModelGraphNode)?.forEachModel(body)
     }
+
+    func replacingModels(in value: Any, _ transform: (ModelObject) -> ModelObject) -> Any {
+        guard mayContainModels, let node = value as? any ModelGraphNode else { return value }
+        return node.replacingModels(transform)
+    }
+
+    func matches(_ lhs: Any, _ rhs: Any, pairing pair: (ModelObject, ModelObject) -> Void) -> Bool {
+        guard let lhs = lhs as? Value, let rhs = rhs as? Value else { return false }
+        guard mayContainModels, let node = lhs as? any ModelGraphNode else { return lhs == rhs }
+        return node.matches(rhs, pairing: pair)
+    }
 }
 
 /// A value that may hold models: a model, or a container of them. Change
@@ -57,23 +75,60 @@ struct TypedSlotCodec<Value: ModelValueConvertible>: SlotCodec {
 protocol ModelGraphNode {
     static var mayContainModels: Bool { get }
     func forEachModel(_ body: (ModelObject) -> Void)
+    /// This value with every model in it replaced by `transform(model)`.
+    func replacingModels(_ transform: (ModelObject) -> ModelObject) -> Self
+    /// Whether `other` (of this type) is equal to this value apart from the
+    /// identity of the models held, handing each pair of models to `pair`.
+    func matches(_ other: Any, pairing pair: (ModelObject, ModelObject) -> Void) -> Bool
 }
 
 extension ModelGraphNode {
     static func containsModels(_ type: Any.Type) -> Bool {
         (type as? any ModelGraphNode.Type)?.mayContainModels ?? false
     }
+
+    /// `element` with its models replaced, when its type may hold models.
+    static func replacing<Element>(in element: Element, _ transform: (ModelObject) -> ModelObject) -> Element {
+        guard let node = element as? any ModelGraphNode else { return element }
+        return node.replacingModels(transform) as! Element
+    }
+
+    /// Whether two elements match, models paired, when their type may hold
+    /// models; `==` otherwise.
+    static func match<Element: Equatable>(
+        _ lhs: Element, _ rhs: Element, pairing pair: (ModelObject, ModelObject) -> Void
+    ) -> Bool {
+        guard let node = lhs as? any ModelGraphNode else { return lhs == rhs }
+        return node.matches(rhs, pairing: pair)
+    }
 }
 
 extension ModelObject: ModelGraphNode {
     static var mayContainModels: Bool { true }
     func forEachModel(_ body: (ModelObject) -> Void) { body(self) }
+    func replacingModels(_ transform: (ModelObject) -> ModelObject) -> Self { transform(self) as! Self }
+    func matches(_ other: Any, pairing pair: (ModelObject, ModelObject) -> Void) -> Bool {
+        guard let other = other as? ModelObject else { return false }
+        pair(self, other)
+        return true
+    }
 }
 
 extension Optional: ModelGraphNode where Wrapped: ModelValueConvertible {
     static var mayContainModels: Bool { containsModels(Wrapped.self) }
     func forEachModel(_ body: (ModelObject) -> Void) {
         if case .some(let wrapped) = self { (wrapped as? any ModelGraphNode)?.forEachModel(body) }
+    }
+    func replacingModels(_ transform: (ModelObject) -> ModelObject) -> Self {
+        map { Self.replacing(in: $0, transform) }
+    }
+    func matches(_ other: Any, pairing pair: (ModelObject, ModelObject) -> Void) -> Bool {
+        guard let other = other as? Self else { return false }
+        switch (self, other) {
+        case (nil, nil): return true
+        case (let lhs?, let rhs?): return Self.match(lhs, rhs, pairing: pair)
+        default: return false
+        }
     }
 }
 
@@ -83,6 +138,15 @@ extension Array: ModelGraphNode where Element: ModelValueConvertible {
         guard Self.mayContainModels else { return }
         for element in self { (element as? any ModelGraphNode)?.forEachModel(body) }
     }
+    func replacingModels(_ transform: (ModelObject) -> ModelObject) -> Self {
+        guard Self.mayContainModels else { return self }
+        return Self(map { Self.replacing(in: $0, transform) })
+    }
+    func matches(_ other: Any, pairing pair: (ModelObject, ModelObject) -> Void) -> Bool {
+        guard let other = other as? Self, count == other.count else { return false }
+        guard Self.mayContainModels else { return self == other }
+        return zip(self, other).allSatisfy { Self.match($0, $1, pairing: pair) }
+    }
 }
 
 extension ContiguousArray: ModelGraphNode where Element: ModelValueConvertible {
@@ -90,6 +154,15 @@ extension ContiguousArray: ModelGraphNode where Element: ModelValueConvertible {
     func forEachModel(_ body: (ModelObject) -> Void) {
         guard Self.mayContainModels else { return }
         for element in self { (element as? any ModelGraphNode)?.forEachModel(body) }
+    }
+    func replacingModels(_ transform: (ModelObject) -> ModelObject) -> Self {
+        guard Self.mayContainModels else { return self }
+        return Self(map { Self.replacing(in: $0, transform) })
+    }
+    func matches(_ other: Any, pairing pair: (ModelObject, ModelObject) -> Void) -> Bool {
+        guard let other = other as? Self, count == other.count else { return false }
+        guard Self.mayContainModels else { return self == other }
+        return zip(self, other).allSatisfy { Self.match($0, $1, pairing: pair) }
     }
 }
 
@@ -99,6 +172,17 @@ extension Set: ModelGraphNode where Element: ModelValueConvertible {
         guard Self.mayContainModels else { return }
         for element in self { (element as? any ModelGraphNode)?.forEachModel(body) }
     }
+    func replacingModels(_ transform: (ModelObject) -> ModelObject) -> Self {
+        guard Self.mayContainModels else { return self }
+        return Self(map { Self.replacing(in: $0, transform) })
+    }
+    /// Sets of models hash by identity, so two sets of distinct models are
+    /// matched through their saved forms rather than pair by pair.
+    func matches(_ other: Any, pairing pair: (ModelObject, ModelObject) -> Void) -> Bool {
+        guard let other = other as? Self, count == other.count else { return false }
+        guard Self.mayContainModels else { return self == other }
+        return Set<ModelValue>(map(\.modelValue)) == Set<ModelValue>(other.map(\.modelValue))
+    }
 }
 
 extension Dictionary: ModelGraphNode where Key == String, Value: ModelValueConvertible {
@@ -106,5 +190,17 @@ extension Dictionary: ModelGraphNode where Key == String, Value: ModelValueConve
     func forEachModel(_ body: (ModelObject) -> Void) {
         guard Self.mayContainModels else { return }
         for value in values { (value as? any ModelGraphNode)?.forEachModel(body) }
+    }
+    func replacingModels(_ transform: (ModelObject) -> ModelObject) -> Self {
+        guard Self.mayContainModels else { return self }
+        return mapValues { Self.replacing(in: $0, transform) }
+    }
+    func matches(_ other: Any, pairing pair: (ModelObject, ModelObject) -> Void) -> Bool {
+        guard let other = other as? Self, count == other.count else { return false }
+        guard Self.mayContainModels else { return self == other }
+        for (key, value) in self {
+            guard let otherValue = other[key], Self.match(value, otherValue, pairing: pair) else { return false }
+        }
+        return true
     }
 }

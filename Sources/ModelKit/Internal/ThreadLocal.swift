@@ -38,4 +38,14 @@ final class ThreadLocal<Value: AnyObject>: @unchecked Sendable {
         pthread_setspecific(key, Unmanaged.passRetained(created).toOpaque())
         return created
     }
+
+    /// Runs `body` on this thread's instance without retaining it: the
+    /// thread's table keeps it alive for as long as the thread runs.
+    @inline(__always)
+    func withValue<Result>(_ body: (Value) -> Result) -> Result {
+        if let pointer = pthread_getspecific(key) {
+            return Unmanaged<Value>.fromOpaque(pointer)._withUnsafeGuaranteedRef(body)
+        }
+        return body(value)
+    }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// The abstract base class of saved model objects.
 ///
@@ -30,17 +29,22 @@ import Synchronization
 /// shared. Swift 6 asks each subclass to restate the claim: write
 /// `final class Note: ModelObject, @unchecked Sendable` (or accept the
 /// warning). Saved properties are safe to use from any thread; properties
-/// that are not `@Saved` are yours to protect.
+/// that are not `@Saved` are yours to protect. One read, assignment or
+/// in-place mutation of a saved property (`count += 1`, `tags.append(x)`) is
+/// atomic; several statements are atomic together inside ``withLock(_:)``.
+/// ``Saved`` lists exactly what is and is not atomic.
 ///
 /// ## Identity
 ///
 /// Two model objects are equal only when they are the same object, and hash
-/// by identity, like `NSObject`. Compare their ``dictionary`` or
-/// ``modelValue`` to compare contents.
+/// by identity, like `NSObject`, Core Data and SwiftData objects, so an object
+/// can sit in a `Set` while it is edited. ``isEquivalent(to:)`` compares
+/// contents; ``copy()`` makes a deep copy.
 open class ModelObject: @unchecked Sendable {
-    /// The object's mutable state, behind its lock: reach it through `withState`.
+    /// The object's mutable state and its re-entrant lock: reach the state
+    /// through `withState`.
     @usableFromInline
-    final let state: Mutex<ModelState>
+    final let storage: ModelStorage
     /// The construction-stack depth at which this object's initial values
     /// started: a `@Saved` wrapper's slot is its `position - slotBase`.
     /// Written only during `init()`.
@@ -62,14 +66,14 @@ open class ModelObject: @unchecked Sendable {
             precondition(base >= 0, "ModelKit: \(Swift.type(of: self)) was constructed without its @Saved values")
             self.layout = layout
             slotBase = base
-            state = Mutex(ModelState(values: stack.take(from: base)))
+            storage = ModelStorage.make(values: stack.take(from: base))
         } else {
             // The first object of its class: look at it with Mirror to learn
             // the layout. Mirror needs a fully initialised object, so start
             // with empty state and fill it in afterwards.
             layout = ClassLayout.empty
             slotBase = 0
-            state = Mutex(ModelState(values: []))
+            storage = ModelStorage.make(values: [])
             let discovered = ClassLayout.discover(self, stack: stack)
             let base = stack.count - discovered.slotCount
             let values = stack.take(from: base)
@@ -232,21 +236,35 @@ open class ModelObject: @unchecked Sendable {
         }
     }
 
+    /// Decodes an object of exactly this class from its saved form, as
+    /// ``init(dictionary:)`` does: data of an older ``version`` is upgraded,
+    /// missing keys keep their defaults, unknown keys go to the
+    /// ``extensibleProperties``, and the new object has no changes.
+    ///
+    /// An initializer cannot create a subclass: data that names a registered
+    /// subclass under ``typeKey`` is refused with an error saying so. Decode a
+    /// ``ModelValue`` and call ``decoded(from:)`` to accept subclasses.
+    /// - Throws: ``ModelError`` naming the key path of the first bad value
+    ///   (relative to this object), or the decoder's error for malformed data.
+    public required convenience init(from decoder: any Decoder) throws {
+        self.init()
+        try load(CodableModelValue(from: decoder).value)
+    }
+
     // MARK: - Property access
 
     /// Runs `body` on the object's state, holding its lock.
     ///
     /// Every read and write of saved values goes through here: the lock,
-    /// and later observation, stay in one place. `body` must not call back
-    /// into this object.
+    /// change recording and, later, observation stay in one place. The lock
+    /// is re-entrant, but `body` holds `inout` access to the state, so it
+    /// must not call back into this object.
     @inlinable
     @inline(__always)
-    final func withState<Result>(_ body: (inout ModelState) -> Result) -> Result {
-        // The lock guards values that need not be Sendable, so the result
-        // leaves through a local rather than as the closure's `sending` result.
-        var result: Result?
-        state.withLock { result = body(&$0) }
-        return result.unsafelyUnwrapped
+    final func withState<Result>(_ body: (inout ModelState) throws -> Result) rethrows -> Result {
+        storage.lock()
+        defer { storage.unlock() }
+        return try storage.withUnsafeMutablePointerToHeader { try body(&$0.pointee) }
     }
 
     /// Reads the value of the slot whose wrapper pushed at `position`.
@@ -254,7 +272,9 @@ open class ModelObject: @unchecked Sendable {
     @inline(__always)
     final func _readSlot<Value>(at position: Int, as type: Value.Type) -> Value {
         let slot = position &- slotBase
-        return withState { $0.values[slot] as! Value }
+        let value = withState { $0.values[slot] as? Value }
+        guard let value else { _overlappingAccess(slot: slot) }
+        return value
     }
 
     /// Writes the value of the slot whose wrapper pushed at `position`,
@@ -263,12 +283,105 @@ open class ModelObject: @unchecked Sendable {
     @inline(__always)
     final func _writeSlot<Value: Equatable>(at position: Int, _ newValue: Value) {
         let slot = position &- slotBase
-        withState { state in
-            if let old = state.values[slot] as? Value, old == newValue { return }
+        let overlapping = withState { state -> Bool in
+            guard let old = state.values[slot] as? Value else { return true }
+            if old == newValue { return false }
             state.values[slot] = newValue
             state.changedSlots.insert(slot)
+            return false
         }
+        if overlapping { _overlappingAccess(slot: slot) }
     }
+
+    /// Starts an in-place mutation of the slot whose wrapper pushed at
+    /// `position`: takes the object's lock, which stays held until
+    /// `_endMutation(at:_:)`, and moves the value out of its slot, so that
+    /// the caller holds the only reference to its storage and mutating it
+    /// copies nothing.
+    ///
+    /// The slot holds a marker meanwhile; reading or writing the same
+    /// property before the mutation ends (from inside a closure passed to the
+    /// mutation) is an overlapping access and traps, like one to a Swift
+    /// variable. Other saved properties stay readable and writable on this
+    /// thread: the lock is re-entrant.
+    @inlinable
+    @inline(__always)
+    final func _beginMutation<Value>(at position: Int, as type: Value.Type) -> Value {
+        let slot = position &- slotBase
+        storage.lock()
+        let value = storage.withUnsafeMutablePointerToHeader { header -> Value? in
+            // Swap and consume: the value moves out without a retain, so the
+            // caller holds the only reference to a container's buffer.
+            var taken: Any = InPlaceMutation()
+            swap(&taken, &header.pointee.values[slot])
+            return (consume taken) as? Value
+        }
+        guard let value else {
+            // The slot held the marker: this property is being mutated already.
+            _overlappingAccess(slot: slot)
+        }
+        return value
+    }
+
+    /// Ends an in-place mutation begun by `_beginMutation(at:as:)`: puts the
+    /// value back, records the change and releases the lock. Runs also when
+    /// the mutation throws.
+    @inlinable
+    @inline(__always)
+    final func _endMutation<Value>(at position: Int, _ value: consuming Value) {
+        let slot = position &- slotBase
+        var boxed: Any = value
+        storage.withUnsafeMutablePointerToHeader { header in
+            swap(&boxed, &header.pointee.values[slot])
+            header.pointee.changedSlots.insert(slot)
+        }
+        storage.unlock()
+    }
+
+    /// Traps on an overlapping access to one saved property.
+    @usableFromInline
+    final func _overlappingAccess(slot: Int) -> Never {
+        let key = slot < layout.slots.count ? layout.slots[slot].key : "#\(slot)"
+        fatalError(
+            "ModelKit: \(Swift.type(of: self)).\(key) was accessed while it is being mutated in place "
+                + "(overlapping access, as for a Swift variable)")
+    }
+
+    /// Runs `body` while holding the object's lock, so that several saved
+    /// properties change together: no other thread sees some of the changes
+    /// without the others, or changes them in between.
+    ///
+    /// The lock is re-entrant: inside `body`, this thread may read and write
+    /// every saved property of the object and call `withLock` again. Other
+    /// threads that touch the object wait until `body` returns, so keep it
+    /// short, and do not wait inside it for another thread that uses the
+    /// object. Models held in saved properties have locks of their own:
+    /// touching another model inside `body` takes its lock too, so two threads
+    /// that nest the same two objects' locks in opposite orders can deadlock,
+    /// as with any pair of locks.
+    ///
+    /// ```swift
+    /// let account = Account()
+    /// account.withLock {
+    ///     account.balance -= 10
+    ///     account.history.append(-10)
+    /// }
+    /// print(account.balance, account.history)   // -10 [-10]
+    /// ```
+    /// - Parameter body: the work to do under the lock; do not suspend in it.
+    /// - Returns: what `body` returns.
+    /// - Throws: what `body` throws.
+    public final func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
+        storage.lock()
+        defer { storage.unlock() }
+        return try body()
+    }
+}
+
+/// What a slot holds while its value is being mutated in place.
+@usableFromInline
+struct InPlaceMutation {
+    @usableFromInline init() {}
 }
 
 extension ModelObject: Hashable {

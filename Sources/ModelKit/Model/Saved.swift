@@ -21,6 +21,28 @@
 /// ``ModelObject/setValue(_:forKey:)`` can reach it by name, and setting a
 /// value records a change unless it equals the current one.
 ///
+/// ## What is atomic
+///
+/// - One read, one assignment, and one in-place mutation of one property are
+///   each atomic: `note.count += 1`, `note.tags.append("x")`,
+///   `note.tags.sort()`, `note.names["a"] = 1` hold the object's lock from the
+///   read to the write, so concurrent `+=` lose no update. An in-place
+///   mutation copies nothing (an append is amortised O(1)) and always records
+///   a change of the property.
+/// - Two statements are two steps: `if note.count < 10 { note.count += 1 }`
+///   can interleave with other threads. Wrap them in
+///   ``ModelObject/withLock(_:)``.
+/// - `let n = note.count; note.count = n + 1` is a read and a write: not atomic.
+/// - Models held in properties have locks of their own: a mutation of
+///   `note.child?.count` locks the child, not the parent. Touching another
+///   model inside an in-place mutation or ``ModelObject/withLock(_:)`` nests
+///   its lock; two threads nesting two objects in opposite orders can deadlock.
+/// - Inside an in-place mutation (a closure passed to `removeAll(where:)`),
+///   the object's other saved properties may be read and written; the
+///   property being mutated may not (it traps, like an overlapping access to
+///   a Swift variable). Do not pass a saved property `inout` to an `async`
+///   function: the lock would be held across the suspension.
+///
 /// `@Saved` works only on subclasses of ``ModelObject``; elsewhere the compiler
 /// rejects it.
 @propertyWrapper
@@ -82,6 +104,19 @@ public struct Saved<Value: ModelValueConvertible>: Sendable {
         }
         @inline(__always) set {
             object._writeSlot(at: object[keyPath: storageKeyPath].position, newValue)
+        }
+        // In-place mutation (`items.append(x)`, `count += 1`, `names[k] = v`):
+        // the value leaves its slot under the object's lock, is mutated with no
+        // copy, and goes back before the lock is released, so the whole
+        // mutation is one atomic step and records one change.
+        @inline(__always) _modify {
+            let position = object[keyPath: storageKeyPath].position
+            var value: Value? = object._beginMutation(at: position, as: Value.self)
+            // A throwing mutation ends the access at the yield: put the value
+            // back then too.
+            defer { if let value { object._endMutation(at: position, value) } }
+            yield &value!
+            object._endMutation(at: position, value.take().unsafelyUnwrapped)
         }
     }
 }
