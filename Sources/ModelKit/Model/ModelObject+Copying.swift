@@ -26,7 +26,7 @@ extension ModelObject {
         // 1. Visit the graph without recursion, reading each object's state
         //    once and making an empty object of its class.
         var originals: [ModelObject] = []
-        var snapshots: [(values: ContiguousArray<Any>, bag: ModelValue.Object, newerVersion: Int?)] = []
+        var snapshots: [(values: ContiguousArray<Any>, bag: ExtensibleBag, newerVersion: Int?)] = []
         var copies: [ObjectIdentifier: ModelObject] = [:]
         var pending: [ModelObject] = [self]
         var seen = IdentitySet(self)
@@ -55,8 +55,7 @@ extension ModelObject {
                 state.values = values
                 state.bag = bag
                 state.loadedNewerVersion = newerVersion
-                state.changedSlots.removeAll()
-                state.changedBagKeys.removeAll()
+                state.clearChangeRecords()
             }
         }
         return copies[ObjectIdentifier(self)] as! Self

@@ -129,7 +129,9 @@ extension ModelObject {
             for (offset, value) in values {
                 if recordingChanges {
                     guard !slots[offset].codec.isEqual(state.values[offset], value) else { continue }
-                    state.changedSlots.insert(offset)
+                    let old = state.values[offset]
+                    state.markChanged(slot: offset, old: old, layout: layout)
+                    queueChange(slots[offset].key, old: old, new: value, in: &state)
                 }
                 state.values[offset] = value
             }
@@ -137,12 +139,17 @@ extension ModelObject {
                 state.bag = ExtensibleBag(bag)
             } else {
                 for (key, value) in bag where state.bag.value(forKey: key) != value {
-                    state.bag.set(value, forKey: key)
-                    if recordingChanges { state.changedBagKeys.insert(key) }
+                    let old = state.bag.set(value, forKey: key)
+                    if recordingChanges {
+                        state.markBagChanged(key: key, old: old)
+                        queueChange(key, old: old, new: value, in: &state)
+                    }
                 }
             }
             if let newerVersion { state.loadedNewerVersion = newerVersion }
         }
+        // After the whole update: each changed key once.
+        deliverChanges()
     }
 
     /// Applies a loaded object to this new object.

@@ -45,20 +45,26 @@ extension ModelObject {
                 keyPath: ModelKeyPath([.key(key)]))
         }
         withState { state in
-            guard state.bag.value(forKey: key) != value else { return }
+            let old = state.bag.value(forKey: key)
+            guard old != value else { return }
             state.bag.set(value, forKey: key)
-            state.changedBagKeys.insert(key)
+            state.markBagChanged(key: key, old: old)
+            queueChange(key, old: old, new: value, in: &state)
         }
+        deliverChanges()
     }
 
     /// Removes an extensible property, recording a change if it was there.
     /// - Returns: the removed value.
     @discardableResult
     public func removeExtensibleProperty(forKey key: String) -> ModelValue? {
-        withState { state in
+        let old = withState { state -> ModelValue? in
             guard let old = state.bag.set(nil, forKey: key) else { return nil }
-            state.changedBagKeys.insert(key)
+            state.markBagChanged(key: key, old: old)
+            queueChange(key, old: old, new: nil as ModelValue?, in: &state)
             return old
         }
+        deliverChanges()
+        return old
     }
 }

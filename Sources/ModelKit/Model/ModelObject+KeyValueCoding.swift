@@ -96,9 +96,12 @@ extension ModelObject {
         }
         withState { state in
             guard !slot.codec.isEqual(state.values[offset], typed) else { return }
+            let old = state.values[offset]
             state.values[offset] = typed
-            state.changedSlots.insert(offset)
+            state.markChanged(slot: offset, old: old, layout: layout)
+            queueChange(slot.key, old: old, new: typed, in: &state)
         }
+        deliverChanges()
     }
 
     /// The member of `container` named `component`: a saved property or
