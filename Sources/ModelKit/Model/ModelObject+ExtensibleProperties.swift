@@ -1,3 +1,4 @@
+import Observation
 import Synchronization
 extension ModelObject {
     /// Keys present in loaded data that this class does not save, with their
@@ -12,17 +13,28 @@ extension ModelObject {
     /// print(note.extensibleProperties)   // ["pinned": true]
     /// ```
     public var extensibleProperties: [String: ModelValue] {
-        withState { $0.bag.object.dictionary }
+        let object = withState { $0.bag.object }
+        trackBagRead(object.keys)
+        return object.dictionary
+    }
+
+    /// Tells observation tracking that these bag keys were read.
+    private func trackBagRead(_ keys: [String]) {
+        let center = observationCenter()
+        for key in keys { center.registrar.access(self, keyPath: Self.observationKeyPath(key)) }
     }
 
     /// The extensible properties in their loaded order.
     public var orderedExtensibleProperties: ModelValue.Object {
-        withState { $0.bag.object }
+        let object = withState { $0.bag.object }
+        trackBagRead(object.keys)
+        return object
     }
 
     /// The extensible property for `key`, or `nil`.
     public func extensibleProperty(forKey key: String) -> ModelValue? {
-        withState { $0.bag.value(forKey: key) }
+        trackBagRead([key])
+        return withState { $0.bag.value(forKey: key) }
     }
 
     /// Sets an extensible property, recording a change if the value differs;
