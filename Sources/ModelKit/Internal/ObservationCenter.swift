@@ -25,7 +25,7 @@ final class ObservationCenter: @unchecked Sendable {
 
     /// Whether a closure observer or a stream listens (the registrar's
     /// trackers are told of every change regardless).
-    var hasListeners: Bool { !observers.isEmpty || !streams.isEmpty }
+    @usableFromInline var hasListeners: Bool { !observers.isEmpty || !streams.isEmpty }
 
     /// Whether some closure observer wants to hear of `key`.
     func observes(_ key: String) -> Bool {

@@ -29,6 +29,20 @@ public struct ModelChange: CustomStringConvertible {
     public let oldValue: Any?
     /// The value after the change.
     public let newValue: Any?
+    /// The slot of a saved key, whose tracking key path is cached.
+    let slot: Int?
+
+    /// A change of `key` from `oldValue` to `newValue`.
+    public init(key: String, oldValue: Any?, newValue: Any?) {
+        self.init(key: key, oldValue: oldValue, newValue: newValue, slot: nil)
+    }
+
+    init(key: String, oldValue: Any?, newValue: Any?, slot: Int?) {
+        self.key = key
+        self.oldValue = oldValue
+        self.newValue = newValue
+        self.slot = slot
+    }
 
     /// The change of an array property as insertions and removals with their
     /// offsets, like KVO's to-many changes; computed only when asked for.
@@ -154,14 +168,31 @@ extension ModelObject {
 
     /// Records the change of `key` for observers, if anybody listens. Call
     /// with the lock held; deliver with `deliverChanges()` once it is released.
-    final func queueChange(_ key: String, old: @autoclosure () -> Any?, new: @autoclosure () -> Any?, in state: inout ModelState) {
+    final func queueChange(
+        _ key: String, slot: Int? = nil, old: @autoclosure () -> Any?, new: @autoclosure () -> Any?,
+        in state: inout ModelState
+    ) {
         guard let center = state.observation else { return }
         let wantsValues = center.observes(key)
-        state.pendingChanges.append(ModelChange(key: key, oldValue: wantsValues ? old() : nil, newValue: wantsValues ? new() : nil))
+        state.pendingChanges.append(
+            ModelChange(key: key, oldValue: wantsValues ? old() : nil, newValue: wantsValues ? new() : nil, slot: slot))
         for dependent in layout.affectedKeys[key] ?? [] {
             state.pendingChanges.append(ModelChange(key: dependent, oldValue: nil, newValue: nil))
         }
-        _ = center
+    }
+
+    /// Tells observation tracking that the slot changed, when nobody else
+    /// listens: the registrar alone, without queueing.
+    @usableFromInline
+    final func _notifyTracking(_ slot: Int, _ center: ObservationCenter) {
+        let keyPath = layout.observationKeyPaths[slot]
+        center.registrar.willSet(self, keyPath: keyPath)
+        center.registrar.didSet(self, keyPath: keyPath)
+        for dependent in layout.affectedKeys[layout.slots[slot].key] ?? [] {
+            let dependentPath = Self.observationKeyPath(dependent)
+            center.registrar.willSet(self, keyPath: dependentPath)
+            center.registrar.didSet(self, keyPath: dependentPath)
+        }
     }
 
     /// Tells trackers, observers and streams of the changes queued, unless
@@ -177,7 +208,7 @@ extension ModelObject {
         }
         guard let center, !changes.isEmpty else { return }
         for change in changes {
-            let keyPath = Self.observationKeyPath(change.key)
+            let keyPath = change.slot.map { layout.observationKeyPaths[$0] } ?? Self.observationKeyPath(change.key)
             center.registrar.willSet(self, keyPath: keyPath)
             center.registrar.didSet(self, keyPath: keyPath)
         }

@@ -305,13 +305,15 @@ open class ModelObject: @unchecked Sendable {
             if !state.changedSlots.contains(slot) { _rememberOriginal(slot, old, &state) }
             state.values[slot] = newValue
             state.changedSlots.insert(slot)
-            guard state.observation != nil else { return .changed }
+            guard let center = state.observation else { return .changed }
+            guard center.hasListeners || state.lockHolds > 0 else { return .tracked(center) }
             _queueSlotChange(slot, old: old, new: newValue, in: &state)
             return .changedAndObserved
         }
         switch outcome {
         case .overlapping: _overlappingAccess(slot: slot)
         case .changedAndObserved: deliverChanges()
+        case .tracked(let center): _notifyTracking(slot, center)
         case .changed, .unchanged: break
         }
     }
@@ -320,6 +322,8 @@ open class ModelObject: @unchecked Sendable {
     @usableFromInline
     enum SlotWrite {
         case unchanged, changed, changedAndObserved, overlapping
+        /// Changed; only observation tracking can be listening.
+        case tracked(ObservationCenter)
     }
 
     @usableFromInline
@@ -338,7 +342,7 @@ open class ModelObject: @unchecked Sendable {
     /// Queues the change of a slot for observers (lock held).
     @usableFromInline
     final func _queueSlotChange(_ slot: Int, old: Any, new: Any, in state: inout ModelState) {
-        queueChange(layout.slots[slot].key, old: old, new: new, in: &state)
+        queueChange(layout.slots[slot].key, slot: slot, old: old, new: new, in: &state)
     }
 
     /// Starts an in-place mutation of the slot whose wrapper pushed at
@@ -421,7 +425,7 @@ open class ModelObject: @unchecked Sendable {
     final func _queueMutation(_ slot: Int, _ state: inout ModelState) {
         let old = state.valuesBeforeMutation.removeValue(forKey: slot)
         let new = state.values[slot]
-        queueChange(layout.slots[slot].key, old: old, new: new, in: &state)
+        queueChange(layout.slots[slot].key, slot: slot, old: old, new: new, in: &state)
     }
 
     /// Traps on an overlapping access to one saved property.
