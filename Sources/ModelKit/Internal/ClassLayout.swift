@@ -15,6 +15,8 @@ final class ClassLayout: Sendable {
         let codec: any SlotCodec
         /// The property's own date strategy, if it has one.
         let dateStrategy: DateStrategy?
+        /// The rules declared with the property, if any.
+        var validator: (any SlotValidator)? = nil
     }
 
     let type: ModelObject.Type
@@ -32,6 +34,9 @@ final class ClassLayout: Sendable {
     let modelSlots: [Int]
     /// For each slot: whether its value may hold models.
     let slotMayHoldModels: [Bool]
+    /// Whether some slot declares rules: loading such a class goes through
+    /// the `ModelValue` path, which checks them.
+    let hasRules: Bool
     /// For each of `modelSlots`: the slot's type when it is a model, an
     /// optional model or an array of models, which change tracking walks
     /// without a cast per model; `nil` for other containers of models.
@@ -78,6 +83,7 @@ final class ClassLayout: Sendable {
         offsetsByName = byName
         modelSlots = slots.filter { $0.codec.mayContainModels }.map(\.offset)
         slotMayHoldModels = slots.map { $0.codec.mayContainModels }
+        hasRules = slots.contains { $0.validator != nil }
         modelShapes = modelSlots.map { slots[$0].codec.valueType as? any JSONModelShape.Type }
         // The placeholder must not call the class's overridable settings.
         typeName = settings ? type.typeName : "ModelObject"
@@ -181,7 +187,7 @@ final class ClassLayout: Sendable {
             let key = item.declaration.explicitKey ?? item.name
             slots[offset] = Slot(
                 key: key, propertyName: item.name, offset: offset, codec: item.declaration.codec,
-                dateStrategy: item.declaration.dateStrategy)
+                dateStrategy: item.declaration.dateStrategy, validator: item.declaration.validator)
             declaredOrder.append(offset)
         }
         let allSlots = slots.map { $0! }

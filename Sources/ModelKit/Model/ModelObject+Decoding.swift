@@ -69,6 +69,12 @@ extension ModelObject {
                         } else {
                             decoded = try slot.codec.decode(value)
                         }
+                        if let validator = slot.validator {
+                            let failures = validator.failures(of: decoded)
+                            if !failures.isEmpty {
+                                throw ModelError(code: .invalidValue, message: failures.joined(separator: "; "))
+                            }
+                        }
                         pending.values.append((offset, decoded))
                     } catch let error as ModelError {
                         throw error.prepending(.key(key))

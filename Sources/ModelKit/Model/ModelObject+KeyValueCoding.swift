@@ -94,6 +94,8 @@ extension ModelObject {
                 code: .typeMismatch, message: "expected \(slot.codec.valueType), found \(found)",
                 keyPath: ModelKeyPath([.key(slot.key)]))
         }
+        // Key-value access validates: the declared rules, then the class's hook.
+        if let failure = validationFailure(of: typed, slot: slot) { throw failure }
         withState { state in
             guard !slot.codec.isEqual(state.values[offset], typed) else { return }
             let old = state.values[offset]

@@ -114,6 +114,39 @@ open class ModelObject: @unchecked Sendable {
     /// polymorphic data. Default: the class's name without its module.
     open class var typeName: String { String(describing: self) }
 
+    /// Checks the value of one saved property beyond the rules declared with
+    /// it; throw to refuse it (the message of a ``ModelError`` you throw is
+    /// kept, any other error is described).
+    ///
+    /// ``validate()`` calls it for every saved key, and
+    /// ``setValue(_:forKey:)`` for the key it sets. The base implementation
+    /// accepts every value; call `super` when a superclass checks too.
+    ///
+    /// ```swift
+    /// override func validateValue(_ value: Any, forKey key: String) throws {
+    ///     if key == "email", let text = value as? String, !text.contains("@") {
+    ///         throw ModelError.invalidValue("must contain @")
+    ///     }
+    /// }
+    /// ```
+    open func validateValue(_ value: Any, forKey key: String) throws {}
+
+    /// Checks the object as a whole, across its properties (Core Data's
+    /// `validateForUpdate`): throw a ``ModelError`` whose key path names the
+    /// property at fault to refuse it. ``validate()`` calls it after the
+    /// property checks. The base implementation accepts every object.
+    ///
+    /// ```swift
+    /// override func validateObject() throws {
+    ///     try super.validateObject()
+    ///     if hasDrivingLicence && age < 17 {
+    ///         throw ModelError(code: .invalidValue, message: "needs an age of 17 or more for a driving licence",
+    ///                          keyPath: ModelKeyPath([.key("hasDrivingLicence")]))
+    ///     }
+    /// }
+    /// ```
+    open func validateObject() throws {}
+
     /// Computed keys and the saved or extensible keys they are made from,
     /// like `keyPathsForValuesAffectingValueForKey:`: observers of a
     /// dependent key are told when any key it depends on changes.
