@@ -1,5 +1,6 @@
 import Foundation
 import ModelKit
+import Observation
 
 /// The model core against hand-written code for the same class.
 enum CoreBenchmarks {
@@ -118,6 +119,41 @@ enum CoreBenchmarks {
                     for index in 0..<n { item.title = titles[index & 1] }
                 },
             ])
+
+        // Observation: reads inside withObservationTracking, sets with a closure observer.
+        let tracked = Item()
+        tracked.title = "start"
+        Harness.compare(
+            "property get (String), inside withObservationTracking",
+            [
+                .init(label: "hand-written, locked") { n in
+                    var total = 0
+                    for _ in 0..<n { total &+= hand.title.utf8.count }
+                    blackHole(total)
+                },
+                .init(label: "@Saved") { n in
+                    var total = 0
+                    withObservationTracking {
+                        for _ in 0..<n { total &+= tracked.title.utf8.count }
+                    } onChange: {}
+                    blackHole(total)
+                },
+            ])
+        let observed = Item()
+        nonisolated(unsafe) var heard = 0
+        let token = observed.observe("title") { _ in heard &+= 1 }
+        Harness.compare(
+            "property set (String), with a closure observer",
+            [
+                .init(label: "hand-written, locked") { n in
+                    for index in 0..<n { hand.title = titles[index & 1] }
+                },
+                .init(label: "@Saved") { n in
+                    for index in 0..<n { observed.title = titles[index & 1] }
+                },
+            ])
+        token.cancel()
+        blackHole(heard)
 
         let dictionary = sampleDictionary()
         Harness.compare(

@@ -111,6 +111,8 @@ public struct ModelError: Error, Sendable, CustomStringConvertible, CustomDebugS
     public var file: URL?
     /// The failure without its key path and location: `expected Int, found a string ("three")`.
     public var message: String
+    /// The failures an error from `validate()` combines (see ``failures``).
+    var combined: [ModelError] = []
 
     /// Creates an error; conformances to ``ModelValueConvertible`` usually call
     /// ``typeMismatch(expected:found:)`` or ``invalidValue(_:)`` instead.

@@ -15,6 +15,8 @@ final class ClassLayout: Sendable {
         let codec: any SlotCodec
         /// The property's own date strategy, if it has one.
         let dateStrategy: DateStrategy?
+        /// The rules declared with the property, if any.
+        var validator: (any SlotValidator)? = nil
     }
 
     let type: ModelObject.Type
@@ -30,6 +32,11 @@ final class ClassLayout: Sendable {
     let offsetsByName: [String: Int]
     /// Offsets of slots whose values may hold models.
     let modelSlots: [Int]
+    /// For each slot: whether its value may hold models.
+    let slotMayHoldModels: [Bool]
+    /// Whether some slot declares rules: loading such a class goes through
+    /// the `ModelValue` path, which checks them.
+    let hasRules: Bool
     /// For each of `modelSlots`: the slot's type when it is a model, an
     /// optional model or an array of models, which change tracking walks
     /// without a cast per model; `nil` for other containers of models.
@@ -46,6 +53,13 @@ final class ClassLayout: Sendable {
     let jsonPlan: JSONDecodingPlan
     /// How the direct dictionary paths read and write each slot, by offset.
     let dictionaryKinds: [DictionarySlotKind]
+    /// The key path that observation tracking records for each slot, by
+    /// offset (see `ModelObject+Observation`).
+    /// (Key paths are not `Sendable`; these are immutable and hold only a string.)
+    nonisolated(unsafe) let observationKeyPaths: [KeyPath<ModelObject, Int>]
+    /// For each key, the dependent keys whose observers hear of its changes
+    /// (from ``ModelObject/keysAffectingValue(forKey:)``), with the key itself.
+    let affectedKeys: [String: [String]]
 
     var slotCount: Int { slots.count }
 
@@ -68,6 +82,8 @@ final class ClassLayout: Sendable {
         for slot in slots { byName[slot.propertyName] = slot.offset }
         offsetsByName = byName
         modelSlots = slots.filter { $0.codec.mayContainModels }.map(\.offset)
+        slotMayHoldModels = slots.map { $0.codec.mayContainModels }
+        hasRules = slots.contains { $0.validator != nil }
         modelShapes = modelSlots.map { slots[$0].codec.valueType as? any JSONModelShape.Type }
         // The placeholder must not call the class's overridable settings.
         typeName = settings ? type.typeName : "ModelObject"
@@ -81,6 +97,14 @@ final class ClassLayout: Sendable {
         dictionaryKinds = slots.map {
             DictionarySlotKind.of($0.codec.valueType, dateStrategy: $0.dateStrategy ?? classStrategy)
         }
+        observationKeyPaths = slots.map { ModelObject.observationKeyPath($0.key) }
+        var affected: [String: [String]] = [:]
+        if settings {
+            for (key, sources) in type.dependentKeys.sorted(by: { $0.key < $1.key }) {
+                for source in sources { affected[source, default: []].append(key) }
+            }
+        }
+        affectedKeys = affected
     }
 
     /// The declaration error, if the class has problems.
@@ -163,7 +187,7 @@ final class ClassLayout: Sendable {
             let key = item.declaration.explicitKey ?? item.name
             slots[offset] = Slot(
                 key: key, propertyName: item.name, offset: offset, codec: item.declaration.codec,
-                dateStrategy: item.declaration.dateStrategy)
+                dateStrategy: item.declaration.dateStrategy, validator: item.declaration.validator)
             declaredOrder.append(offset)
         }
         let allSlots = slots.map { $0! }

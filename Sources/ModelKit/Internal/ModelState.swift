@@ -18,9 +18,47 @@ struct ModelState: @unchecked Sendable {
     /// The version of loaded data that was newer than the class's, kept so
     /// that saving does not mark newer data as older.
     var loadedNewerVersion: Int?
+    /// Each changed slot's value before its first change since load, init
+    /// or `clearChanges()`, for ``ModelObject/changes`` and revert.
+    @usableFromInline var originalValues: [Int: Any] = [:]
+    /// Each changed bag key's value before its first change (`nil`: absent).
+    var originalBagValues: [String: ModelValue?] = [:]
+    /// Registrar, observers and streams; created on the first read of a saved
+    /// property or the first observer, so objects nobody looks at pay nothing.
+    @usableFromInline var observation: ObservationCenter?
+    /// Changes made under the lock, waiting to be told once it is released.
+    var pendingChanges: [ModelChange] = []
+    /// The value before an in-place mutation of a slot someone observes,
+    /// kept from its start to its end.
+    var valuesBeforeMutation: [Int: Any] = [:]
+    /// How many `withLock` blocks and in-place mutations this thread is
+    /// inside (only the lock's holder reads it): observers wait until 0.
+    @usableFromInline var lockHolds = 0
 
     init(values: ContiguousArray<Any>) {
         self.values = values
+    }
+
+    /// Records a change of `slot`, whose value was `old`, keeping the value
+    /// from before its first change unless it may hold models (`layout`):
+    /// keeping those would keep whole graphs alive after they are let go.
+    mutating func markChanged(slot: Int, old: Any, layout: ClassLayout) {
+        if !changedSlots.contains(slot), !layout.slotMayHoldModels[slot] { originalValues[slot] = old }
+        changedSlots.insert(slot)
+    }
+
+    /// Records a change of the bag key `key`, whose value was `old` (`nil`: absent).
+    mutating func markBagChanged(key: String, old: ModelValue?) {
+        if !changedBagKeys.contains(key) { originalBagValues.updateValue(old, forKey: key) }
+        changedBagKeys.insert(key)
+    }
+
+    /// Forgets every change (after a load, an init or `clearChanges()`).
+    mutating func clearChangeRecords() {
+        changedSlots.removeAll()
+        changedBagKeys.removeAll()
+        originalValues = [:]
+        originalBagValues = [:]
     }
 }
 
@@ -49,6 +87,7 @@ struct SlotSet: Sendable {
         high[word] |= 1 << UInt64(slot % 64)
     }
 
+    @usableFromInline
     func contains(_ slot: Int) -> Bool {
         if slot < 64 { return low & (1 << UInt64(slot)) != 0 }
         let word = slot / 64 - 1

@@ -104,6 +104,8 @@ struct JSONModelDecoder {
     /// - Returns: `nil` when the object must go through the `ModelValue` path.
     private mutating func decodeMembers(layout: ClassLayout, values: ContiguousArray<Any>) throws -> Members? {
         if let error = layout.declarationError { throw error }
+        // Rules are checked on the ModelValue path only.
+        guard !layout.hasRules else { return nil }
         let plan = layout.jsonPlan
         var members = Members(values: values)
         try enterContainer()

@@ -37,8 +37,7 @@ extension ModelObject {
     /// Forgets the changes of this object and of every model reachable from it.
     public func clearChanges() {
         walkGraph { state in
-            state.changedSlots.removeAll()
-            state.changedBagKeys.removeAll()
+            state.clearChangeRecords()
             return true
         }
     }

@@ -55,8 +55,7 @@ extension ModelObject {
                 state.values = values
                 state.bag = bag
                 state.loadedNewerVersion = newerVersion
-                state.changedSlots.removeAll()
-                state.changedBagKeys.removeAll()
+                state.clearChangeRecords()
             }
         }
         return copies[ObjectIdentifier(self)] as! Self

@@ -69,6 +69,12 @@ extension ModelObject {
                         } else {
                             decoded = try slot.codec.decode(value)
                         }
+                        if let validator = slot.validator {
+                            let failures = validator.failures(of: decoded)
+                            if !failures.isEmpty {
+                                throw ModelError(code: .invalidValue, message: failures.joined(separator: "; "))
+                            }
+                        }
                         pending.values.append((offset, decoded))
                     } catch let error as ModelError {
                         throw error.prepending(.key(key))
@@ -129,7 +135,9 @@ extension ModelObject {
             for (offset, value) in values {
                 if recordingChanges {
                     guard !slots[offset].codec.isEqual(state.values[offset], value) else { continue }
-                    state.changedSlots.insert(offset)
+                    let old = state.values[offset]
+                    state.markChanged(slot: offset, old: old, layout: layout)
+                    queueChange(slots[offset].key, old: old, new: value, in: &state)
                 }
                 state.values[offset] = value
             }
@@ -137,12 +145,17 @@ extension ModelObject {
                 state.bag = ExtensibleBag(bag)
             } else {
                 for (key, value) in bag where state.bag.value(forKey: key) != value {
-                    state.bag.set(value, forKey: key)
-                    if recordingChanges { state.changedBagKeys.insert(key) }
+                    let old = state.bag.set(value, forKey: key)
+                    if recordingChanges {
+                        state.markBagChanged(key: key, old: old)
+                        queueChange(key, old: old, new: value, in: &state)
+                    }
                 }
             }
             if let newerVersion { state.loadedNewerVersion = newerVersion }
         }
+        // After the whole update: each changed key once.
+        deliverChanges()
     }
 
     /// Applies a loaded object to this new object.

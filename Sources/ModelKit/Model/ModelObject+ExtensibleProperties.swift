@@ -1,3 +1,4 @@
+import Observation
 import Synchronization
 extension ModelObject {
     /// Keys present in loaded data that this class does not save, with their
@@ -12,17 +13,28 @@ extension ModelObject {
     /// print(note.extensibleProperties)   // ["pinned": true]
     /// ```
     public var extensibleProperties: [String: ModelValue] {
-        withState { $0.bag.object.dictionary }
+        let object = withState { $0.bag.object }
+        trackBagRead(object.keys)
+        return object.dictionary
+    }
+
+    /// Tells observation tracking that these bag keys were read.
+    private func trackBagRead(_ keys: [String]) {
+        let center = observationCenter()
+        for key in keys { center.registrar.access(self, keyPath: Self.observationKeyPath(key)) }
     }
 
     /// The extensible properties in their loaded order.
     public var orderedExtensibleProperties: ModelValue.Object {
-        withState { $0.bag.object }
+        let object = withState { $0.bag.object }
+        trackBagRead(object.keys)
+        return object
     }
 
     /// The extensible property for `key`, or `nil`.
     public func extensibleProperty(forKey key: String) -> ModelValue? {
-        withState { $0.bag.value(forKey: key) }
+        trackBagRead([key])
+        return withState { $0.bag.value(forKey: key) }
     }
 
     /// Sets an extensible property, recording a change if the value differs;
@@ -45,20 +57,26 @@ extension ModelObject {
                 keyPath: ModelKeyPath([.key(key)]))
         }
         withState { state in
-            guard state.bag.value(forKey: key) != value else { return }
+            let old = state.bag.value(forKey: key)
+            guard old != value else { return }
             state.bag.set(value, forKey: key)
-            state.changedBagKeys.insert(key)
+            state.markBagChanged(key: key, old: old)
+            queueChange(key, old: old, new: value, in: &state)
         }
+        deliverChanges()
     }
 
     /// Removes an extensible property, recording a change if it was there.
     /// - Returns: the removed value.
     @discardableResult
     public func removeExtensibleProperty(forKey key: String) -> ModelValue? {
-        withState { state in
+        let old = withState { state -> ModelValue? in
             guard let old = state.bag.set(nil, forKey: key) else { return nil }
-            state.changedBagKeys.insert(key)
+            state.markBagChanged(key: key, old: old)
+            queueChange(key, old: old, new: nil as ModelValue?, in: &state)
             return old
         }
+        deliverChanges()
+        return old
     }
 }

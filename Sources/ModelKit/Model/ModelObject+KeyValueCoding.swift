@@ -94,11 +94,16 @@ extension ModelObject {
                 code: .typeMismatch, message: "expected \(slot.codec.valueType), found \(found)",
                 keyPath: ModelKeyPath([.key(slot.key)]))
         }
+        // Key-value access validates: the declared rules, then the class's hook.
+        if let failure = validationFailure(of: typed, slot: slot) { throw failure }
         withState { state in
             guard !slot.codec.isEqual(state.values[offset], typed) else { return }
+            let old = state.values[offset]
             state.values[offset] = typed
-            state.changedSlots.insert(offset)
+            state.markChanged(slot: offset, old: old, layout: layout)
+            queueChange(slot.key, old: old, new: typed, in: &state)
         }
+        deliverChanges()
     }
 
     /// The member of `container` named `component`: a saved property or

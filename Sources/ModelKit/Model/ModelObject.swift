@@ -1,4 +1,5 @@
 import Foundation
+import Observation
 
 /// The abstract base class of saved model objects.
 ///
@@ -83,8 +84,7 @@ open class ModelObject: @unchecked Sendable {
         }
         loadDefaultValues()
         withState { state in
-            state.changedSlots.removeAll()
-            state.changedBagKeys.removeAll()
+            state.clearChangeRecords()
         }
     }
 
@@ -116,6 +116,52 @@ open class ModelObject: @unchecked Sendable {
     /// The name written under ``typeKey`` and looked up when loading
     /// polymorphic data. Default: the class's name without its module.
     open class var typeName: String { String(describing: self) }
+
+    /// Checks the value of one saved property beyond the rules declared with
+    /// it; throw to refuse it (the message of a ``ModelError`` you throw is
+    /// kept, any other error is described).
+    ///
+    /// ``validate()`` calls it for every saved key, and
+    /// ``setValue(_:forKey:)`` for the key it sets. The base implementation
+    /// accepts every value; call `super` when a superclass checks too.
+    ///
+    /// ```swift
+    /// override func validateValue(_ value: Any, forKey key: String) throws {
+    ///     if key == "email", let text = value as? String, !text.contains("@") {
+    ///         throw ModelError.invalidValue("must contain @")
+    ///     }
+    /// }
+    /// ```
+    open func validateValue(_ value: Any, forKey key: String) throws {}
+
+    /// Checks the object as a whole, across its properties (Core Data's
+    /// `validateForUpdate`): throw a ``ModelError`` whose key path names the
+    /// property at fault to refuse it. ``validate()`` calls it after the
+    /// property checks. The base implementation accepts every object.
+    ///
+    /// ```swift
+    /// override func validateObject() throws {
+    ///     try super.validateObject()
+    ///     if hasDrivingLicence && age < 17 {
+    ///         throw ModelError(code: .invalidValue, message: "needs an age of 17 or more for a driving licence",
+    ///                          keyPath: ModelKeyPath([.key("hasDrivingLicence")]))
+    ///     }
+    /// }
+    /// ```
+    open func validateObject() throws {}
+
+    /// Computed keys and the saved or extensible keys they are made from,
+    /// like `keyPathsForValuesAffectingValueForKey:`: observers of a
+    /// dependent key are told when any key it depends on changes.
+    ///
+    /// ```swift
+    /// override class var dependentKeys: [String: Set<String>] {
+    ///     ["fullName": ["firstName", "lastName"]]
+    /// }
+    /// ```
+    /// The base class declares none; merge in `super.dependentKeys` when a
+    /// superclass declares some.
+    open class var dependentKeys: [String: Set<String>] { [:] }
 
     /// The key of the data version in saved data, `"version"` by default;
     /// `nil` leaves the version out (data is then read as the current version).
@@ -272,8 +318,14 @@ open class ModelObject: @unchecked Sendable {
     @inline(__always)
     final func _readSlot<Value>(at position: Int, as type: Value.Type) -> Value {
         let slot = position &- slotBase
-        let value = withState { $0.values[slot] as? Value }
+        let (value, center) = withState { state -> (Value?, ObservationCenter) in
+            // The registrar comes into being with the first read: a tracker
+            // can only be watching an object it has read.
+            let center = state.observation ?? ModelObject._makeObservationCenter(&state)
+            return (state.values[slot] as? Value, center)
+        }
         guard let value else { _overlappingAccess(slot: slot) }
+        _trackRead(slot, center)
         return value
     }
 
@@ -283,14 +335,50 @@ open class ModelObject: @unchecked Sendable {
     @inline(__always)
     final func _writeSlot<Value: Equatable>(at position: Int, _ newValue: Value) {
         let slot = position &- slotBase
-        let overlapping = withState { state -> Bool in
-            guard let old = state.values[slot] as? Value else { return true }
-            if old == newValue { return false }
+        let outcome = withState { state -> SlotWrite in
+            guard let old = state.values[slot] as? Value else { return .overlapping }
+            if old == newValue { return .unchanged }
+            if !state.changedSlots.contains(slot) { _rememberOriginal(slot, old, &state) }
             state.values[slot] = newValue
             state.changedSlots.insert(slot)
-            return false
+            guard let center = state.observation else { return .changed }
+            guard center.hasListeners || state.lockHolds > 0 else { return .tracked(center) }
+            _queueSlotChange(slot, old: old, new: newValue, in: &state)
+            return .changedAndObserved
         }
-        if overlapping { _overlappingAccess(slot: slot) }
+        switch outcome {
+        case .overlapping: _overlappingAccess(slot: slot)
+        case .changedAndObserved: deliverChanges()
+        case .tracked(let center): _notifyTracking(slot, center)
+        case .changed, .unchanged: break
+        }
+    }
+
+    /// What `_writeSlot` did.
+    @usableFromInline
+    enum SlotWrite {
+        case unchanged, changed, changedAndObserved, overlapping
+        /// Changed; only observation tracking can be listening.
+        case tracked(ObservationCenter)
+    }
+
+    @usableFromInline
+    static func _makeObservationCenter(_ state: inout ModelState) -> ObservationCenter {
+        let center = ObservationCenter()
+        state.observation = center
+        return center
+    }
+
+    /// Tells the registrar that the slot was read (for `withObservationTracking`).
+    @usableFromInline
+    final func _trackRead(_ slot: Int, _ center: ObservationCenter) {
+        center.registrar.access(self, keyPath: layout.observationKeyPaths[slot])
+    }
+
+    /// Queues the change of a slot for observers (lock held).
+    @usableFromInline
+    final func _queueSlotChange(_ slot: Int, old: Any, new: Any, in state: inout ModelState) {
+        queueChange(layout.slots[slot].key, slot: slot, old: old, new: new, in: &state)
     }
 
     /// Starts an in-place mutation of the slot whose wrapper pushed at
@@ -310,6 +398,13 @@ open class ModelObject: @unchecked Sendable {
         let slot = position &- slotBase
         storage.lock()
         let value = storage.withUnsafeMutablePointerToHeader { header -> Value? in
+            header.pointee.lockHolds += 1
+            // The value before the first change is kept for `changes` and
+            // revert (the one copy a container makes per cycle of changes),
+            // and before each change when somebody observes the property.
+            if !header.pointee.changedSlots.contains(slot) || header.pointee.observation != nil {
+                _rememberBeforeMutation(slot, &header.pointee)
+            }
             // Swap and consume: the value moves out without a retain, so the
             // caller holds the only reference to a container's buffer.
             var taken: Any = InPlaceMutation()
@@ -331,11 +426,42 @@ open class ModelObject: @unchecked Sendable {
     final func _endMutation<Value>(at position: Int, _ value: consuming Value) {
         let slot = position &- slotBase
         var boxed: Any = value
-        storage.withUnsafeMutablePointerToHeader { header in
+        let observed = storage.withUnsafeMutablePointerToHeader { header -> Bool in
             swap(&boxed, &header.pointee.values[slot])
             header.pointee.changedSlots.insert(slot)
+            header.pointee.lockHolds -= 1
+            guard header.pointee.observation != nil else { return false }
+            _queueMutation(slot, &header.pointee)
+            return true
         }
         storage.unlock()
+        if observed { deliverChanges() }
+    }
+
+    /// Keeps the value of a slot before its first change, for `changes` and
+    /// revert, unless it may hold models (lock held).
+    @usableFromInline
+    final func _rememberOriginal(_ slot: Int, _ value: Any, _ state: inout ModelState) {
+        if !layout.slotMayHoldModels[slot] { state.originalValues[slot] = value }
+    }
+
+    /// Keeps the slot's value before an in-place mutation (lock held).
+    @usableFromInline
+    final func _rememberBeforeMutation(_ slot: Int, _ state: inout ModelState) {
+        let value = state.values[slot]
+        guard !(value is InPlaceMutation) else { return }
+        if !state.changedSlots.contains(slot) { _rememberOriginal(slot, value, &state) }
+        if let center = state.observation, center.observes(layout.slots[slot].key) {
+            state.valuesBeforeMutation[slot] = value
+        }
+    }
+
+    /// Queues the change an in-place mutation made (lock held).
+    @usableFromInline
+    final func _queueMutation(_ slot: Int, _ state: inout ModelState) {
+        let old = state.valuesBeforeMutation.removeValue(forKey: slot)
+        let new = state.values[slot]
+        queueChange(layout.slots[slot].key, slot: slot, old: old, new: new, in: &state)
     }
 
     /// Traps on an overlapping access to one saved property.
@@ -373,7 +499,15 @@ open class ModelObject: @unchecked Sendable {
     /// - Throws: what `body` throws.
     public final func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
         storage.lock()
-        defer { storage.unlock() }
+        storage.withUnsafeMutablePointerToHeader { $0.pointee.lockHolds += 1 }
+        defer {
+            let pending = storage.withUnsafeMutablePointerToHeader { header -> Bool in
+                header.pointee.lockHolds -= 1
+                return header.pointee.lockHolds == 0 && !header.pointee.pendingChanges.isEmpty
+            }
+            storage.unlock()
+            if pending { deliverChanges() }
+        }
         return try body()
     }
 }

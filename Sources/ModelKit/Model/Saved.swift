@@ -57,6 +57,9 @@ public struct Saved<Value: ModelValueConvertible>: Sendable {
     /// The property's own date strategy, if any.
     @usableFromInline
     let dateStrategy: DateStrategy?
+    /// The rules the value must follow (see ``ValidationRule``).
+    @usableFromInline
+    let rules: [ValidationRule<Value>]
 
     /// A saved property whose key is its name.
     @inlinable
@@ -64,6 +67,7 @@ public struct Saved<Value: ModelValueConvertible>: Sendable {
         position = ConstructionStack.push(wrappedValue)
         explicitKey = nil
         dateStrategy = nil
+        rules = []
     }
 
     /// A saved property with an explicit key.
@@ -72,6 +76,24 @@ public struct Saved<Value: ModelValueConvertible>: Sendable {
         position = ConstructionStack.push(wrappedValue)
         explicitKey = key
         dateStrategy = nil
+        rules = []
+    }
+
+    /// A saved property whose value must follow `rules`, checked by
+    /// ``ModelObject/validate()``, when data is loaded and by
+    /// ``ModelObject/setValue(_:forKey:)`` (plain assignment does not throw,
+    /// so it does not check).
+    ///
+    /// ```swift
+    /// @Saved(rules: .range(0...150)) var age = 0
+    /// @Saved("nick", rules: .nonEmpty, .maxLength(20)) var nickname = "ada"
+    /// ```
+    @inlinable
+    public init(wrappedValue: Value, _ key: String? = nil, rules: ValidationRule<Value>...) {
+        position = ConstructionStack.push(wrappedValue)
+        explicitKey = key
+        dateStrategy = nil
+        self.rules = rules
     }
 
     /// A saved property whose dates (in a `Date`, `Date?` or a collection of
@@ -81,6 +103,7 @@ public struct Saved<Value: ModelValueConvertible>: Sendable {
         position = ConstructionStack.push(wrappedValue)
         explicitKey = key
         self.dateStrategy = dateStrategy
+        rules = []
     }
 
     @available(*, unavailable, message: "@Saved can only be used on properties of ModelObject subclasses")
@@ -127,8 +150,10 @@ protocol SavedDeclaration {
     var explicitKey: String? { get }
     var dateStrategy: DateStrategy? { get }
     var codec: any SlotCodec { get }
+    var validator: (any SlotValidator)? { get }
 }
 
 extension Saved: SavedDeclaration {
     var codec: any SlotCodec { TypedSlotCodec<Value>() }
+    var validator: (any SlotValidator)? { rules.isEmpty ? nil : TypedSlotValidator(rules: rules) }
 }

@@ -47,7 +47,8 @@ enum DictionaryModelDecoder {
     static func decodeMembers(
         _ dictionary: [String: Any], layout: ClassLayout, values: ContiguousArray<Any>, depth: Int
     ) throws -> Members? {
-        guard layout.problems.isEmpty else { return nil }
+        // Rules are checked on the ModelValue path only.
+        guard layout.problems.isEmpty, !layout.hasRules else { return nil }
         var members = Members(values: values)
         for (key, value) in dictionary {
             switch target(of: key, layout: layout) {

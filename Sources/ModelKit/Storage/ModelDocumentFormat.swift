@@ -99,9 +99,13 @@ extension ModelObject {
     /// - Parameters:
     ///   - url: a file URL.
     ///   - format: the format; `nil` takes it from the extension.
-    /// - Throws: ``ModelError`` for an extension that names no format, a file
-    ///   that cannot be written, or a value the format cannot hold.
-    public func write(to url: URL, format: ModelDocumentFormat? = nil) throws {
+    ///   - validating: whether to run ``validate()`` first and refuse to write
+    ///     an invalid graph; `true` by default.
+    /// - Throws: ``ModelError`` for an extension that names no format, an
+    ///   invalid graph, a file that cannot be written, or a value the format
+    ///   cannot hold.
+    public func write(to url: URL, format: ModelDocumentFormat? = nil, validating: Bool = true) throws {
+        if validating { try validate() }
         guard let format = format ?? ModelDocumentFormat(pathExtension: url.pathExtension) else {
             throw ModelError(
                 code: .unknownFormat,

@@ -1,0 +1,52 @@
+import Observation
+
+/// One object's observation bookkeeping: the registrar that
+/// `withObservationTracking` and SwiftUI use, closure observers by key, and
+/// streams of changed keys.
+///
+/// `@unchecked Sendable`: everything but the registrar (which guards itself)
+/// is only touched while the object's lock is held.
+@usableFromInline
+final class ObservationCenter: @unchecked Sendable {
+    @usableFromInline let registrar = ObservationRegistrar()
+
+    struct Observer {
+        let id: Int
+        /// The keys observed; `nil` for every key.
+        let keys: Set<String>?
+        let handler: (ModelChange) -> Void
+    }
+
+    var observers: [Observer] = []
+    var streams: [Int: AsyncStream<String>.Continuation] = [:]
+    var nextID = 0
+
+    @usableFromInline init() {}
+
+    /// Whether a closure observer or a stream listens (the registrar's
+    /// trackers are told of every change regardless).
+    @usableFromInline var hasListeners: Bool { !observers.isEmpty || !streams.isEmpty }
+
+    /// Whether some closure observer wants to hear of `key`.
+    func observes(_ key: String) -> Bool {
+        observers.contains { $0.keys == nil || $0.keys!.contains(key) }
+    }
+
+    func add(keys: Set<String>?, handler: @escaping (ModelChange) -> Void) -> Int {
+        nextID += 1
+        observers.append(Observer(id: nextID, keys: keys, handler: handler))
+        return nextID
+    }
+
+    func addStream(_ continuation: AsyncStream<String>.Continuation) -> Int {
+        nextID += 1
+        streams[nextID] = continuation
+        return nextID
+    }
+
+    func remove(_ id: Int) {
+        observers.removeAll { $0.id == id }
+        streams[id]?.finish()
+        streams[id] = nil
+    }
+}

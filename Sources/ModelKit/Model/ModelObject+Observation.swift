@@ -1,0 +1,304 @@
+import Observation
+
+/// A `ModelObject` is `Observable`: `withObservationTracking` (and SwiftUI)
+/// see reads and changes of every `@Saved` property and every extensible
+/// property, key by key.
+///
+/// ```swift
+/// let note = Note()
+/// withObservationTracking {
+///     _ = note.title
+/// } onChange: {
+///     print("title changed")
+/// }
+/// note.count = 3          // nothing: count was not read
+/// note.title = "Changed"  // prints "title changed"
+/// ```
+extension ModelObject: Observable {}
+
+/// One change of one key: what ``ModelObject/observe(_:handler:)`` observers
+/// receive.
+///
+/// For a saved property the values are the property's Swift values; for an
+/// extensible property its ``ModelValue`` (`nil` when absent); for a key
+/// declared in ``ModelObject/dependentKeys`` both are `nil`.
+public struct ModelChange: CustomStringConvertible {
+    /// The key, or the key path observed (`"child.title"`).
+    public let key: String
+    /// The value before the change.
+    public let oldValue: Any?
+    /// The value after the change.
+    public let newValue: Any?
+    /// The slot of a saved key, whose tracking key path is cached.
+    let slot: Int?
+
+    /// A change of `key` from `oldValue` to `newValue`.
+    public init(key: String, oldValue: Any?, newValue: Any?) {
+        self.init(key: key, oldValue: oldValue, newValue: newValue, slot: nil)
+    }
+
+    init(key: String, oldValue: Any?, newValue: Any?, slot: Int?) {
+        self.key = key
+        self.oldValue = oldValue
+        self.newValue = newValue
+        self.slot = slot
+    }
+
+    /// The change of an array property as insertions and removals with their
+    /// offsets, like KVO's to-many changes; computed only when asked for.
+    ///
+    /// ```swift
+    /// let token = note.observe("tags") { change in
+    ///     print(change.difference(of: String.self)!.insertions.count)
+    /// }
+    /// note.tags.append("new")   // prints 1
+    /// ```
+    /// - Returns: `nil` when the values are not arrays of `Element`.
+    public func difference<Element: Equatable>(of type: Element.Type) -> CollectionDifference<Element>? {
+        guard let new = newValue as? [Element] else { return nil }
+        let old = oldValue as? [Element] ?? []
+        return new.difference(from: old)
+    }
+
+    public var description: String {
+        "\(key): \(oldValue.map { "\($0)" } ?? "nil") → \(newValue.map { "\($0)" } ?? "nil")"
+    }
+}
+
+/// A token for an observer: the observer stops when it is cancelled or
+/// released. Keep it as long as you want to observe.
+public final class ModelObservation: @unchecked Sendable {
+    private let cancellation: () -> Void
+    private var isCancelled = false
+    private let lock = ModelStorage.make(values: [])
+
+    init(cancellation: @escaping () -> Void) {
+        self.cancellation = cancellation
+    }
+
+    /// Stops the observer; later changes are not reported. Calling it again does nothing.
+    public func cancel() {
+        lock.lock()
+        let wasCancelled = isCancelled
+        isCancelled = true
+        lock.unlock()
+        if !wasCancelled { cancellation() }
+    }
+
+    deinit { cancel() }
+}
+
+extension ModelObject {
+    /// The key path observation tracking records for `key` (a saved key or
+    /// an extensible property's key): one per key, equal wherever it is made.
+    static func observationKeyPath(_ key: String) -> KeyPath<ModelObject, Int> {
+        \ModelObject.[_observedKey: key]
+    }
+
+    /// Stands for a key in observation key paths; holds nothing.
+    final subscript(_observedKey key: String) -> Int { 0 }
+
+    /// The object's observation center, created on first use.
+    final func observationCenter() -> ObservationCenter {
+        withState { state in
+            if let center = state.observation { return center }
+            let center = ObservationCenter()
+            state.observation = center
+            return center
+        }
+    }
+
+    // MARK: - Closure observers
+
+    /// Calls `handler` after every real change of `key`, with the old and the
+    /// new value, until the returned token is cancelled or released.
+    ///
+    /// `key` is a saved key, an extensible property's key, a key declared in
+    /// ``dependentKeys``, or a dotted path through models (`"child.title"`,
+    /// `"children.2.title"`), which follows whatever object is there now when
+    /// an intermediate model is replaced. Setting an equal value reports
+    /// nothing. The handler runs on the thread that made the change, after
+    /// ModelKit has released the object's lock, so it may read and write the
+    /// object; a change made inside ``withLock(_:)`` is reported when the
+    /// block returns. ``update(from:)`` reports each changed key once, after
+    /// the whole update.
+    ///
+    /// ```swift
+    /// let token = note.observe("title") { change in print(change) }
+    /// note.title = "Milk"      // prints title: Untitled → Milk
+    /// note.title = "Milk"      // nothing: the same value
+    /// token.cancel()
+    /// ```
+    /// - Returns: the token that keeps the observer alive.
+    public final func observe(_ key: String, handler: @escaping (ModelChange) -> Void) -> ModelObservation {
+        let parts = key.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        if parts.count > 1 { return NestedObserver.start(on: self, path: parts, handler: handler) }
+        return observe(keys: [key], handler: handler)
+    }
+
+    /// Calls `handler` after every real change of any of `keys`, or of any
+    /// key at all when `keys` is `nil`; see ``observe(_:handler:)``.
+    public final func observe(keys: Set<String>?, handler: @escaping (ModelChange) -> Void) -> ModelObservation {
+        let center = observationCenter()
+        let id = withState { _ in center.add(keys: keys, handler: handler) }
+        return ModelObservation { [weak self] in
+            guard let self else { return }
+            self.withState { _ in center.remove(id) }
+        }
+    }
+
+    /// A stream of the keys that change, one element per change, for use
+    /// from `async` code; it ends when the task iterating it is cancelled.
+    ///
+    /// ```swift
+    /// for await key in note.keyChanges() { print("changed:", key) }
+    /// ```
+    public final func keyChanges() -> AsyncStream<String> {
+        let center = observationCenter()
+        let (stream, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .unbounded)
+        let id = withState { _ in center.addStream(continuation) }
+        continuation.onTermination = { [weak self] _ in
+            guard let self else { return }
+            self.withState { _ in center.remove(id) }
+        }
+        return stream
+    }
+
+    // MARK: - Delivery
+
+    /// Records the change of `key` for observers, if anybody listens. Call
+    /// with the lock held; deliver with `deliverChanges()` once it is released.
+    final func queueChange(
+        _ key: String, slot: Int? = nil, old: @autoclosure () -> Any?, new: @autoclosure () -> Any?,
+        in state: inout ModelState
+    ) {
+        guard let center = state.observation else { return }
+        let wantsValues = center.observes(key)
+        state.pendingChanges.append(
+            ModelChange(key: key, oldValue: wantsValues ? old() : nil, newValue: wantsValues ? new() : nil, slot: slot))
+        for dependent in layout.affectedKeys[key] ?? [] {
+            state.pendingChanges.append(ModelChange(key: dependent, oldValue: nil, newValue: nil))
+        }
+    }
+
+    /// Tells observation tracking that the slot changed, when nobody else
+    /// listens: the registrar alone, without queueing.
+    @usableFromInline
+    final func _notifyTracking(_ slot: Int, _ center: ObservationCenter) {
+        let keyPath = layout.observationKeyPaths[slot]
+        center.registrar.willSet(self, keyPath: keyPath)
+        center.registrar.didSet(self, keyPath: keyPath)
+        for dependent in layout.affectedKeys[layout.slots[slot].key] ?? [] {
+            let dependentPath = Self.observationKeyPath(dependent)
+            center.registrar.willSet(self, keyPath: dependentPath)
+            center.registrar.didSet(self, keyPath: dependentPath)
+        }
+    }
+
+    /// Tells trackers, observers and streams of the changes queued, unless
+    /// this thread still holds the object's lock (inside `withLock`, or an
+    /// in-place mutation), in which case the outermost release delivers them.
+    @usableFromInline
+    final func deliverChanges() {
+        let (changes, center) = withState { state -> ([ModelChange], ObservationCenter?) in
+            guard state.lockHolds == 0, !state.pendingChanges.isEmpty else { return ([], nil) }
+            let changes = state.pendingChanges
+            state.pendingChanges = []
+            return (changes, state.observation)
+        }
+        guard let center, !changes.isEmpty else { return }
+        for change in changes {
+            let keyPath = change.slot.map { layout.observationKeyPaths[$0] } ?? Self.observationKeyPath(change.key)
+            center.registrar.willSet(self, keyPath: keyPath)
+            center.registrar.didSet(self, keyPath: keyPath)
+        }
+        let (observers, streams) = withState { _ in (center.observers, Array(center.streams.values)) }
+        for change in changes {
+            for observer in observers where observer.keys == nil || observer.keys!.contains(change.key) {
+                observer.handler(change)
+            }
+            for stream in streams { stream.yield(change.key) }
+        }
+    }
+}
+
+/// Follows a dotted key path: observes the first key on the root, and the
+/// rest on whatever model is there now (a model property, or an element of a
+/// list of models: `children.2.title`), starting again when it is replaced.
+final class NestedObserver: @unchecked Sendable {
+    private let path: [String]
+    private let handler: (ModelChange) -> Void
+    private var head: ModelObservation?
+    private var tail: ModelObservation?
+    /// The intermediate model observed now.
+    private weak var current: ModelObject?
+    private let lock = ModelStorage.make(values: [])
+
+    private init(path: [String], handler: @escaping (ModelChange) -> Void) {
+        self.path = path
+        self.handler = handler
+    }
+
+    static func start(on root: ModelObject, path: [String], handler: @escaping (ModelChange) -> Void)
+        -> ModelObservation
+    {
+        let observer = NestedObserver(path: path, handler: handler)
+        observer.attach(to: root)
+        observer.head = root.observe(path[0]) { [weak observer, weak root] _ in
+            guard let observer, let root else { return }
+            observer.rootChanged(root)
+        }
+        return ModelObservation { observer.stop() }
+    }
+
+    private var fullKey: String { path.joined(separator: ".") }
+
+    /// The intermediate model the path goes through in `root`, and the rest of the path.
+    private func intermediate(in root: ModelObject) -> (model: ModelObject?, rest: String) {
+        let first = root.value(forKey: path[0])
+        if path.count > 2, let index = Int(path[1]), let list = first as? [ModelObject] {
+            return (index >= 0 && index < list.count ? list[index] : nil, path.dropFirst(2).joined(separator: "."))
+        }
+        return (first as? ModelObject, path.dropFirst().joined(separator: "."))
+    }
+
+    private func rootChanged(_ root: ModelObject) {
+        let (replacement, rest) = intermediate(in: root)
+        lock.lock()
+        let previous = current
+        lock.unlock()
+        guard replacement !== previous else { return }
+        let old = previous?.value(forKey: rest)
+        let new = replacement?.value(forKey: rest)
+        attach(to: root)
+        if "\(old as Any)" != "\(new as Any)" {
+            handler(ModelChange(key: fullKey, oldValue: old, newValue: new))
+        }
+    }
+
+    /// Observes the rest of the path on the intermediate model now in `root`.
+    private func attach(to root: ModelObject) {
+        let (model, rest) = intermediate(in: root)
+        let fullKey = self.fullKey
+        let handler = self.handler
+        let token = model?.observe(rest) { change in
+            handler(ModelChange(key: fullKey, oldValue: change.oldValue, newValue: change.newValue))
+        }
+        lock.lock()
+        let previous = tail
+        tail = token
+        current = model
+        lock.unlock()
+        previous?.cancel()
+    }
+
+    private func stop() {
+        lock.lock()
+        let (head, tail) = (self.head, self.tail)
+        self.head = nil
+        self.tail = nil
+        lock.unlock()
+        head?.cancel()
+        tail?.cancel()
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+
+/// A rule a saved property's value must follow, declared with the property:
+///
+/// ```swift
+/// final class Person: ModelObject, @unchecked Sendable {
+///     @Saved(rules: .range(0...150)) var age = 0
+///     @Saved(rules: .nonEmpty, .maxLength(40)) var name = "Ada"
+///     @Saved(rules: .pattern("^[a-z]+@[a-z.]+$")) var email = "ada@example.org"
+///     @Saved(rules: .check("must be even") { $0 % 2 == 0 }) var pairs = 0
+/// }
+/// ```
+///
+/// Rules are checked by ``ModelObject/validate()``, when data is loaded (a
+/// value that breaks a rule is a decoding error naming its key path, and
+/// nothing is applied) and by ``ModelObject/setValue(_:forKey:)``. Plain
+/// Swift assignment (`person.age = 200`) cannot throw, so it does not check:
+/// call `validate()` before saving, as ``ModelObject/write(to:format:validating:)`` does.
+public struct ValidationRule<Value>: Sendable {
+    /// The failure message for a value, or `nil` when the value is valid.
+    let failure: @Sendable (Value) -> String?
+
+    /// A rule made of a check that returns a message (`"must be even"`) for
+    /// an invalid value and `nil` for a valid one.
+    public init(_ failure: @escaping @Sendable (Value) -> String?) {
+        self.failure = failure
+    }
+
+    /// A rule with a fixed `message` for values that fail `isValid`.
+    public static func check(_ message: String, _ isValid: @escaping @Sendable (Value) -> Bool) -> Self {
+        Self { isValid($0) ? nil : message }
+    }
+}
+
+extension ValidationRule where Value: Comparable & Sendable {
+    /// The value lies in `range`: `must be at most 150, found 200`.
+    public static func range(_ range: ClosedRange<Value>) -> Self {
+        Self { value in
+            if value < range.lowerBound { return "must be at least \(range.lowerBound), found \(value)" }
+            if value > range.upperBound { return "must be at most \(range.upperBound), found \(value)" }
+            return nil
+        }
+    }
+}
+
+extension ValidationRule where Value: Collection & Sendable {
+    /// The string or collection is not empty.
+    public static var nonEmpty: Self {
+        Self { $0.isEmpty ? "must not be empty" : nil }
+    }
+
+    /// The string has at most `count` characters (a collection at most
+    /// `count` elements): `must be at most 40 long, found 52`.
+    public static func maxLength(_ count: Int) -> Self {
+        Self { value in value.count > count ? "must be at most \(count) long, found \(value.count)" : nil }
+    }
+}
+
+extension ValidationRule where Value == String {
+    /// The whole string matches the regular expression `pattern`
+    /// (`NSRegularExpression` syntax); an invalid pattern fails every value,
+    /// saying so.
+    public static func pattern(_ pattern: String) -> Self {
+        let expression = try? NSRegularExpression(pattern: pattern)
+        let box = UncheckedBox(expression)
+        return Self { value in
+            guard let expression = box.value else { return "cannot be checked: the pattern /\(pattern)/ is invalid" }
+            let range = NSRange(value.startIndex..<value.endIndex, in: value)
+            let match = expression.firstMatch(in: value, options: [.anchored], range: range)
+            return match?.range == range ? nil : "must match /\(pattern)/, found \(ModelValue.quoted(value))"
+        }
+    }
+}
+
+/// An immutable regular expression shared by a rule: `NSRegularExpression`
+/// is safe to use from several threads, but not marked `Sendable`.
+private final class UncheckedBox<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}
+
+/// A slot's rules with the value type erased, kept in the class layout.
+protocol SlotValidator: Sendable {
+    /// The message of every rule `value` breaks.
+    func failures(of value: Any) -> [String]
+}
+
+struct TypedSlotValidator<Value>: SlotValidator {
+    let rules: [ValidationRule<Value>]
+
+    func failures(of value: Any) -> [String] {
+        guard let value = value as? Value else { return [] }
+        return rules.compactMap { $0.failure(value) }
+    }
+}
