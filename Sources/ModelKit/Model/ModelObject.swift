@@ -426,16 +426,22 @@ open class ModelObject: @unchecked Sendable {
     final func _endMutation<Value>(at position: Int, _ value: consuming Value) {
         let slot = position &- slotBase
         var boxed: Any = value
-        let observed = storage.withUnsafeMutablePointerToHeader { header -> Bool in
+        let outcome = storage.withUnsafeMutablePointerToHeader { header -> SlotWrite in
             swap(&boxed, &header.pointee.values[slot])
             header.pointee.changedSlots.insert(slot)
             header.pointee.lockHolds -= 1
-            guard header.pointee.observation != nil else { return false }
+            guard let center = header.pointee.observation else { return .changed }
+            // Only observation tracking can hear it: tell the registrar directly.
+            guard center.hasListeners || header.pointee.lockHolds > 0 else { return .tracked(center) }
             _queueMutation(slot, &header.pointee)
-            return true
+            return .changedAndObserved
         }
         storage.unlock()
-        if observed { deliverChanges() }
+        switch outcome {
+        case .changedAndObserved: deliverChanges()
+        case .tracked(let center): _notifyTracking(slot, center)
+        case .changed, .unchanged, .overlapping: break
+        }
     }
 
     /// Keeps the value of a slot before its first change, for `changes` and

@@ -209,6 +209,30 @@ final class Recorder: @unchecked Sendable {
         #expect(keys == ["title", "count"])
     }
 
+    @Test func aGraphStreamFollowsTheGraphAsItChanges() async {
+        let folder = Folder()
+        let first = Note()
+        folder.notes = [first]
+        let stream = folder.graphChanges()
+        first.title = "a"  // reachable: told
+        let second = Note()
+        folder.notes.append(second)  // the list changed; `second` is observed from now on
+        second.title = "b"
+        folder.notes.removeFirst()  // `first` is no longer reachable
+        first.title = "not told"
+        folder.name = "done"
+        var seen: [String] = []
+        var objects: [ObjectIdentifier] = []
+        for await change in stream {
+            seen.append("\(change)")
+            objects.append(ObjectIdentifier(change.object))
+            if seen.count == 5 { break }
+        }
+        #expect(seen == ["Note.title", "Folder.notes", "Note.title", "Folder.notes", "Folder.name"])
+        #expect(objects[0] == ObjectIdentifier(first))
+        #expect(objects[2] == ObjectIdentifier(second))
+    }
+
     @Test func changesKeepTheValueBeforeTheFirstChangeAndRevertPutsItBack() throws {
         let note = Note()
         note.tags = ["a"]
