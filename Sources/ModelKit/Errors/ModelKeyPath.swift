@@ -71,15 +71,28 @@ public struct ModelKeyPath: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// `children[1].count`; the root is the empty string.
+    ///
+    /// A path of more than 12 components is shortened in the middle, so that
+    /// an error deep in a document stays readable:
+    /// `extra[0][0][0][0]…(4991 more)…[0][0][0]`.
     public var description: String {
+        guard components.count > 12 else { return Self.text(of: components[...]) }
+        let head = Self.text(of: components.prefix(5))
+        let tail = Self.text(of: components.suffix(4), following: true)
+        return head + "…(\(components.count - 9) more)…" + tail
+    }
+
+    /// The text of `components`; `following` when they continue a path
+    /// (a plain key then takes its `.`).
+    private static func text(of components: ArraySlice<Component>, following: Bool = false) -> String {
         var text = ""
         for component in components {
             switch component {
             case .index(let index):
                 text += "[\(index)]"
             case .key(let key):
-                if Self.isPlain(key) {
-                    if !text.isEmpty { text += "." }
+                if isPlain(key) {
+                    if !text.isEmpty || following { text += "." }
                     text += key
                 } else {
                     text += "[" + ModelValue.quoted(key) + "]"

@@ -31,7 +31,12 @@ enum PropertyListBridge {
         if type == Int.self { return .int(any as! Int) }
         if type == Double.self { return .double(any as! Double) }
         if type == Bool.self { return .bool(any as! Bool) }
-        if let number = any as? NSNumber, type != Bool.self { return number.modelValue }
+        // Casting a Swift dictionary or array to a class (`NSNumber`, `NSNull`)
+        // makes Foundation bridge the whole nested value first, recursively,
+        // before the cast fails: deep input would exhaust the stack there.
+        // So class casts are tried only on class instances.
+        let isObject = type is AnyObject.Type
+        if isObject, let number = any as? NSNumber, type != Bool.self { return number.modelValue }
         if let date = any as? Date { return .date(date) }
         if let data = any as? Data { return .data(data) }
         if let dictionary = any as? [String: Any] { return .object(try object(dictionary, depth: depth + 1)) }
@@ -49,7 +54,7 @@ enum PropertyListBridge {
             return .array(elements)
         }
         if let value = any as? ModelValue { return value }
-        if any is NSNull { return .null }
+        if isObject, any is NSNull { return .null }
         if let convertible = any as? any ModelValueConvertible { return convertible.modelValue }
         if let optional = any as? any OptionalValue {
             guard let wrapped = optional.wrappedAny else { return .null }
