@@ -15,6 +15,18 @@ final class EncodingGuard {
     /// Notes that `object` is being encoded; returns false if that closes a cycle.
     func enter(_ object: ModelObject) -> Bool {
         let id = ObjectIdentifier(object)
+        // Each model is at least one level of its document: past the readers'
+        // limit no reader would accept the result, and the recursion that
+        // builds it must stop well before the thread's stack does.
+        guard active.count < PropertyListBridge.maximumDepth else {
+            if failure == nil {
+                failure = ModelError(
+                    code: .nestingTooDeep,
+                    message: "models are nested deeper than the limit of \(PropertyListBridge.maximumDepth) levels, "
+                        + "which no ModelKit reader accepts")
+            }
+            return false
+        }
         // A cycle repeats forever, so checking only past a depth finds every
         // one while keeping shallow graphs free of the search.
         if active.count >= Self.checkDepth || active.last == id {

@@ -84,6 +84,7 @@ struct JSONWriter {
         nextValue: while true {
             switch current {
             case .array(let elements):
+                try checkDepth(stack)
                 if elements.isEmpty {
                     appendASCII(JSONByte.openBracket, JSONByte.closeBracket)
                 } else {
@@ -94,6 +95,7 @@ struct JSONWriter {
                     continue nextValue
                 }
             case .object(let object):
+                try checkDepth(stack)
                 if object.isEmpty {
                     appendASCII(JSONByte.openBrace, JSONByte.closeBrace)
                 } else {
@@ -137,6 +139,20 @@ struct JSONWriter {
             }
             return
         }
+    }
+
+    /// The deepest nesting written, the readers' default limit: ModelKit
+    /// does not write what it would refuse to read.
+    static let maximumDepth = JSONReadingOptions().maximumDepth
+
+    /// Throws when one more container, empty or not, would pass `maximumDepth`.
+    private func checkDepth(_ stack: [Frame]) throws(ModelError) {
+        guard stack.count + baseDepth >= JSONWriter.maximumDepth else { return }
+        throw ModelError(
+            code: .nestingTooDeep,
+            message: "arrays and objects nested deeper than \(JSONWriter.maximumDepth) levels, which no reader with "
+                + "the default limit accepts",
+            keyPath: JSONWriter.keyPath(of: stack), format: "JSON")
     }
 
     /// The key path of the value being written: one component per open container.

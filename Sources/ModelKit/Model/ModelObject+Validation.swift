@@ -17,27 +17,46 @@ extension ModelObject {
     /// - Throws: ``ModelError`` with code ``ModelError/Code/invalidValue``.
     public final func validate() throws {
         var failures: [ModelError] = []
-        var pending: [(ModelObject, ModelKeyPath)] = [(self, ModelKeyPath())]
+        // Each model with the way from its parent (so a path is built only
+        // for a failure: storing whole paths would cost the square of a
+        // chain's length).
+        struct Visit {
+            let object: ModelObject
+            let parent: Int
+            let steps: [ModelKeyPath.Component]
+        }
+        var visits: [Visit] = [Visit(object: self, parent: -1, steps: [])]
         var seen = IdentitySet(self)
-        while !pending.isEmpty {
-            let (object, path) = pending.removeFirst()
+        func path(to index: Int) -> ModelKeyPath {
+            var components: [ModelKeyPath.Component] = []
+            var cursor = index
+            while cursor >= 0 {
+                components.insert(contentsOf: visits[cursor].steps, at: 0)
+                cursor = visits[cursor].parent
+            }
+            return ModelKeyPath(components)
+        }
+        var next = 0
+        while next < visits.count {
+            let current = next
+            let object = visits[current].object
+            next += 1
             let layout = object.layout
             let values = object.withState { $0.values }
             for offset in layout.savedOrder {
                 let slot = layout.slots[offset]
                 if let failure = object.validationFailure(of: values[offset], slot: slot) {
-                    failures.append(failure.prepending(path))
+                    failures.append(failure.prepending(path(to: current)))
                 }
                 guard layout.slotMayHoldModels[offset] else { continue }
-                for (child, childPath) in Self.models(in: values[offset], at: ModelKeyPath(path.components + [.key(slot.key)]))
-                where seen.insert(child) {
-                    pending.append((child, childPath))
+                for (child, steps) in Self.models(in: values[offset], at: [.key(slot.key)]) where seen.insert(child) {
+                    visits.append(Visit(object: child, parent: current, steps: steps))
                 }
             }
             do {
                 try object.validateObject()
             } catch {
-                failures.append(Self.modelError(error).prepending(path))
+                failures.append(Self.modelError(error).prepending(path(to: current)))
             }
         }
         guard !failures.isEmpty else { return }
@@ -63,23 +82,25 @@ extension ModelObject {
         error as? ModelError ?? ModelError(code: .invalidValue, message: "\(error)")
     }
 
-    /// The models in a slot's value, with their key paths: a model, an
-    /// optional model, arrays and dictionaries of them (nested as deep as
-    /// they go).
-    private static func models(in value: Any, at path: ModelKeyPath) -> [(ModelObject, ModelKeyPath)] {
-        var found: [(ModelObject, ModelKeyPath)] = []
-        var pending: [(Any, ModelKeyPath)] = [(value, path)]
-        while let (current, currentPath) = pending.popLast() {
+    /// The models in a slot's value, with the steps from the object to each:
+    /// a model, an optional model, arrays and dictionaries of them (nested as
+    /// deep as they go).
+    private static func models(in value: Any, at steps: [ModelKeyPath.Component])
+        -> [(ModelObject, [ModelKeyPath.Component])]
+    {
+        var found: [(ModelObject, [ModelKeyPath.Component])] = []
+        var pending: [(Any, [ModelKeyPath.Component])] = [(value, steps)]
+        while let (current, currentSteps) = pending.popLast() {
             switch current {
             case let model as ModelObject:
-                found.append((model, currentPath))
+                found.append((model, currentSteps))
             case let list as [Any]:
                 for (index, element) in list.enumerated().reversed() {
-                    pending.append((element, ModelKeyPath(currentPath.components + [.index(index)])))
+                    pending.append((element, currentSteps + [.index(index)]))
                 }
             case let map as [String: Any]:
                 for key in map.keys.sorted().reversed() {
-                    pending.append((map[key]!, ModelKeyPath(currentPath.components + [.key(key)])))
+                    pending.append((map[key]!, currentSteps + [.key(key)]))
                 }
             default:
                 break

@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+
+@testable import ModelKit
+
+/// Chains of models deeper than the readers' limit are refused when written,
+/// in every format, instead of overflowing the stack or writing documents
+/// that no reader accepts; chains within it round-trip.
+@Suite struct DeepGraphTests {
+    /// A chain of `length` notes, each the `child` of the one before.
+    static func chain(_ length: Int) -> Note {
+        let root = Note()
+        var tail = root
+        for _ in 1..<length {
+            let next = Note()
+            tail.child = next
+            tail = next
+        }
+        return root
+    }
+
+    /// Lets go of a chain one link at a time (a recursive release would overflow).
+    static func release(_ root: Note) {
+        var link = root.child
+        root.child = nil
+        while let current = link {
+            link = current.child
+            current.child = nil
+        }
+    }
+
+    static let formats: [String] = ["json", "xml", "binary"]
+
+    static func write(_ note: Note, as format: String) throws -> Data {
+        switch format {
+        case "json": try note.jsonData()
+        case "xml": try note.propertyListData(format: .xml)
+        default: try note.propertyListData(format: .binary)
+        }
+    }
+
+    static func read(_ data: Data, as format: String) throws -> Note {
+        format == "json" ? try Note(json: data) : try Note(propertyList: data)
+    }
+
+    /// A note's empty `tags` and `children` lists are a level below it, so
+    /// 511 notes nest 512 levels: the deepest any reader accepts.
+    @Test(arguments: formats)
+    func theDeepestChainThatReadsBackIsWrittenAndReadBack(format: String) throws {
+        let root = Self.chain(511)
+        defer { Self.release(root) }
+        let back = try Self.read(Self.write(root, as: format), as: format)
+        defer { Self.release(back) }
+        var depth = 1
+        var cursor = back.child
+        while let current = cursor {
+            depth += 1
+            cursor = current.child
+        }
+        #expect(depth == 511)
+    }
+
+    @Test(arguments: [512, 513, 5_000, 100_000])
+    func deeperChainsAreRefusedInEveryFormat(length: Int) {
+        let root = Self.chain(length)
+        defer { Self.release(root) }
+        for format in Self.formats {
+            do {
+                _ = try Self.write(root, as: format)
+                Issue.record("\(format): expected an error for \(length) levels")
+            } catch let error as ModelError {
+                #expect(error.code == .nestingTooDeep, "\(format): \(error)")
+            } catch {
+                Issue.record("\(format): \(error)")
+            }
+        }
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("ModelKitDeep-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: url) }
+        #expect(throws: ModelError.self) { try root.write(to: url) }
+        #expect(!FileManager.default.fileExists(atPath: url.path))
+    }
+}
