@@ -111,18 +111,33 @@ import Testing
         }
     }
 
-    @Test func writesDeepValuesWithoutRecursion() throws {
-        var value: ModelValue = 1
-        for level in 0..<50_000 { value = level.isMultiple(of: 2) ? [value] : ["k": value] }
+    /// Writing never recurses, and refuses what the reader would refuse:
+    /// nesting past 512 levels (empty containers count).
+    @Test func deepValuesAreRefusedPastTheReadersLimitWithoutRecursion() throws {
+        func nested(_ levels: Int) -> ModelValue {
+            var value: ModelValue = []
+            for level in 1..<levels { value = level.isMultiple(of: 2) ? [value] : ["k": value] }
+            return value
+        }
+        var value = nested(512)
         let data = try value.jsonData()
-        #expect(data.count == 50_000 / 2 * (2 + 6) + 1)
-        // Free the chain iteratively, since the enum's own destructor recurses.
-        while true {
-            switch value {
-            case .array(let elements) where !elements.isEmpty: value = elements[0]
-            case .object(let object) where !object.isEmpty: value = object.values[0]
-            default: return
+        #expect(try ModelValue(json: data) == value)
+        for levels in [513, 50_000] {
+            value = nested(levels)
+            // Free the chain iteratively, since the enum's own destructor recurses.
+            defer {
+                var unwinding = true
+                while unwinding {
+                    switch value {
+                    case .array(let elements) where !elements.isEmpty: value = elements[0]
+                    case .object(let object) where !object.isEmpty: value = object.values[0]
+                    default: unwinding = false
+                    }
+                }
             }
+            let error = #expect(throws: ModelError.self) { try value.jsonData() }
+            #expect(error?.code == .nestingTooDeep)
+            #expect(error?.message.contains("nested deeper than 512 levels") == true)
         }
     }
 }
