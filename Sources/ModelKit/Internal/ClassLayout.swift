@@ -226,10 +226,10 @@ final class ClassLayout: Sendable {
         var savedOrder: [Int] = []
         var listed: Set<String> = []
         for key in saved {
-            guard listed.insert(key).inserted else {
-                problems.append("savedKeys lists \"\(key)\" twice")
-                continue
-            }
+            // A key listed again keeps its first position: DejalObject's idiom
+            // `super.savedKeys + ["radius"]` lists the subclass's keys twice,
+            // since the default already holds every @Saved key.
+            guard listed.insert(key).inserted else { continue }
             guard let offset = declaredOrder.first(where: { allSlots[$0].key == key }) else {
                 problems.append("savedKeys lists \"\(key)\", which is the key of no @Saved property")
                 continue
