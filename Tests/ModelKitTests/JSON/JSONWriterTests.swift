@@ -111,20 +111,33 @@ import Testing
         }
     }
 
-    @Test func refusesValuesDeeperThanTheReadersAcceptWithoutRecursion() throws {
-        var value: ModelValue = 1
-        for level in 0..<50_000 { value = level.isMultiple(of: 2) ? [value] : ["k": value] }
-        // The writer refuses what the readers would refuse, instead of
-        // writing a document that cannot be read back.
-        let error = #expect(throws: ModelError.self) { try value.jsonData() }
-        #expect(error?.message == "arrays and objects nested deeper than 512 levels, which no reader with the default limit accepts")
-        // Free the chain iteratively, since the enum's own destructor recurses.
-        while true {
-            switch value {
-            case .array(let elements) where !elements.isEmpty: value = elements[0]
-            case .object(let object) where !object.isEmpty: value = object.values[0]
-            default: return
+    /// Writing never recurses, and refuses what the reader would refuse:
+    /// nesting past 512 levels (empty containers count).
+    @Test func deepValuesAreRefusedPastTheReadersLimitWithoutRecursion() throws {
+        func nested(_ levels: Int) -> ModelValue {
+            var value: ModelValue = []
+            for level in 1..<levels { value = level.isMultiple(of: 2) ? [value] : ["k": value] }
+            return value
+        }
+        var value = nested(512)
+        let data = try value.jsonData()
+        #expect(try ModelValue(json: data) == value)
+        for levels in [513, 50_000] {
+            value = nested(levels)
+            // Free the chain iteratively, since the enum's own destructor recurses.
+            defer {
+                var unwinding = true
+                while unwinding {
+                    switch value {
+                    case .array(let elements) where !elements.isEmpty: value = elements[0]
+                    case .object(let object) where !object.isEmpty: value = object.values[0]
+                    default: unwinding = false
+                    }
+                }
             }
+            let error = #expect(throws: ModelError.self) { try value.jsonData() }
+            #expect(error?.code == .nestingTooDeep)
+            #expect(error?.message.contains("nested deeper than 512 levels") == true)
         }
     }
 }

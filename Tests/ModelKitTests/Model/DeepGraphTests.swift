@@ -6,7 +6,23 @@ import Testing
 /// Chains of models deeper than the readers' limit are refused when written,
 /// in every format, instead of overflowing the stack or writing documents
 /// that no reader accepts; chains within it round-trip.
+///
+/// Encoding and decoding a chain of models still recurse once per model (up
+/// to the 512-level limit), which needs more stack than a test task's
+/// thread has: these run on a thread of their own with 16 MiB.
 @Suite struct DeepGraphTests {
+    /// Runs `body` on a thread with a large stack and waits for it.
+    static func onLargeStack(_ body: @escaping @Sendable () -> Void) {
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            body()
+            done.signal()
+        }
+        thread.stackSize = 16 << 20
+        thread.start()
+        done.wait()
+    }
+
     /// A chain of `length` notes, each the `child` of the one before.
     static func chain(_ length: Int) -> Note {
         let root = Note()
@@ -46,7 +62,19 @@ import Testing
     /// A note's empty `tags` and `children` lists are a level below it, so
     /// 511 notes nest 512 levels: the deepest any reader accepts.
     @Test(arguments: formats)
-    func theDeepestChainThatReadsBackIsWrittenAndReadBack(format: String) throws {
+    func theDeepestChainThatReadsBackIsWrittenAndReadBack(format: String) {
+        Self.onLargeStack { Self.roundTripDeepestChain(format: format) }
+    }
+
+    static func roundTripDeepestChain(format: String) {
+        do {
+            try roundTripDeepestChainOrThrow(format: format)
+        } catch {
+            Issue.record("\(format): \(error)")
+        }
+    }
+
+    static func roundTripDeepestChainOrThrow(format: String) throws {
         let root = Self.chain(511)
         defer { Self.release(root) }
         let back = try Self.read(Self.write(root, as: format), as: format)
@@ -62,6 +90,10 @@ import Testing
 
     @Test(arguments: [512, 513, 5_000, 100_000])
     func deeperChainsAreRefusedInEveryFormat(length: Int) {
+        Self.onLargeStack { Self.refuseDeepChain(length: length) }
+    }
+
+    static func refuseDeepChain(length: Int) {
         let root = Self.chain(length)
         defer { Self.release(root) }
         for format in Self.formats {
