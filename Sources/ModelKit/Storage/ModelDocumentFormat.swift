@@ -59,11 +59,7 @@ public enum ModelDocumentFormat: Sendable, Hashable {
         do {
             data = try Data(contentsOf: url)
         } catch {
-            let exists = FileManager.default.fileExists(atPath: url.path)
-            throw ModelError(
-                code: exists ? .fileAccess : .fileNotFound,
-                message: exists ? "the file could not be read: \(error.localizedDescription)" : "no such file",
-                file: url)
+            throw readProblem(at: url)
         }
         guard !data.isEmpty else {
             throw ModelError(code: .malformedDocument, message: "the file is empty", file: url)
@@ -74,6 +70,45 @@ public enum ModelDocumentFormat: Sendable, Hashable {
                 message: "expected JSON or a property list, found content that starts with neither", file: url)
         }
         return (data, format)
+    }
+
+    /// Why the file at `url` could not be read, as a sentence: a folder, no
+    /// such file, permission denied, or (when none of those) that it could
+    /// not be read.
+    static func readProblem(at url: URL) -> ModelError {
+        let manager = FileManager.default
+        var isFolder: ObjCBool = false
+        guard manager.fileExists(atPath: url.path, isDirectory: &isFolder) else {
+            return ModelError(code: .fileNotFound, message: "no such file", file: url)
+        }
+        let message =
+            if isFolder.boolValue { "this is a folder, not a file" }
+            else if !manager.isReadableFile(atPath: url.path) { "permission denied: the file cannot be read" }
+            else { "the file could not be read" }
+        return ModelError(code: .fileAccess, message: message, file: url)
+    }
+
+    /// Why a file could not be written at `url`, as a sentence: a folder in
+    /// the way, no such folder, permission denied, or (when none of those)
+    /// that it could not be written.
+    static func writeProblem(at url: URL) -> ModelError {
+        let manager = FileManager.default
+        let folder = url.deletingLastPathComponent()
+        var isFolder: ObjCBool = false
+        var folderIsFolder: ObjCBool = false
+        let message: String
+        if manager.fileExists(atPath: url.path, isDirectory: &isFolder), isFolder.boolValue {
+            message = "this is a folder, not a file"
+        } else if !manager.fileExists(atPath: folder.path, isDirectory: &folderIsFolder) {
+            message = "no such folder: \(folder.path)"
+        } else if !folderIsFolder.boolValue {
+            message = "\(folder.path) is a file, not a folder"
+        } else if !manager.isWritableFile(atPath: folder.path) {
+            message = "permission denied: the folder cannot be written to"
+        } else {
+            message = "the file could not be written"
+        }
+        return ModelError(code: .fileAccess, message: message, file: url)
     }
 
     /// Runs `body`, naming `url` in the ``ModelError`` it throws.
@@ -122,8 +157,7 @@ extension ModelObject {
         do {
             try data.write(to: url, options: .atomic)
         } catch {
-            throw ModelError(
-                code: .fileAccess, message: "the file could not be written: \(error.localizedDescription)", file: url)
+            throw ModelDocumentFormat.writeProblem(at: url)
         }
     }
 }

@@ -56,6 +56,32 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["twice.json"])
     }
 
+    @Test func fileSystemProblemsReadAsSentences() throws {
+        let folder = directory.appendingPathComponent("notes.json")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let readFolder = #expect(throws: ModelError.self) { try Note(contentsOf: folder) }
+        #expect(readFolder?.code == .fileAccess)
+        #expect(readFolder?.description == "notes.json: this is a folder, not a file")
+
+        let writeFolder = #expect(throws: ModelError.self) { try self.sample().write(to: folder) }
+        #expect(writeFolder?.code == .fileAccess)
+        #expect(writeFolder?.description == "notes.json: this is a folder, not a file")
+
+        let nowhere = directory.appendingPathComponent("absent").appendingPathComponent("note.json")
+        let noFolder = #expect(throws: ModelError.self) { try self.sample().write(to: nowhere) }
+        #expect(noFolder?.code == .fileAccess)
+        #expect(noFolder?.description == "note.json: no such folder: \(nowhere.deletingLastPathComponent().path)")
+
+        let plain = directory.appendingPathComponent("plain.json")
+        try Data("{}".utf8).write(to: plain)
+        let underFile = plain.appendingPathComponent("note.json")
+        let fileInTheWay = #expect(throws: ModelError.self) { try self.sample().write(to: underFile) }
+        #expect(fileInTheWay?.description == "note.json: \(plain.path) is a file, not a folder")
+        for error in [readFolder, writeFolder, noFolder, fileInTheWay] {
+            #expect(error?.description.contains("NSCocoaErrorDomain") == false)
+        }
+    }
+
     @Test func badFilesGiveErrorsNamingTheFile() throws {
         let missing = directory.appendingPathComponent("missing.json")
         let notFound = #expect(throws: ModelError.self) { try Note(contentsOf: missing) }
