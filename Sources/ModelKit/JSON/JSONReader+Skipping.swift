@@ -258,7 +258,7 @@ extension JSONReader {
 
     /// The four hexadecimal digits at `index`, or `nil`.
     @inline(__always)
-    private func scanHexQuad(at index: Int) -> UInt16? {
+    func scanHexQuad(at index: Int) -> UInt16? {
         guard index + 4 <= count else { return nil }
         var value: UInt16 = 0
         for offset in 0..<4 {

@@ -225,20 +225,8 @@ extension JSONReader {
 
     /// The four hexadecimal digits at `index`, for the `\u` escape at `escapeAt`.
     private func hexQuad(at index: Int, escapeAt: Int) throws(ModelError) -> UInt16 {
-        var value: UInt16 = 0
-        for offset in 0..<4 {
-            guard index + offset < count else {
-                throw stringError("expected four hexadecimal digits after '\\u'", at: escapeAt)
-            }
-            let byte = base[index + offset]
-            let digit: UInt8
-            switch byte {
-            case JSONByte.zero...JSONByte.nine: digit = byte - JSONByte.zero
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-            default: throw stringError("expected four hexadecimal digits after '\\u'", at: escapeAt)
-            }
-            value = value << 4 | UInt16(digit)
+        guard let value = scanHexQuad(at: index) else {
+            throw stringError("expected four hexadecimal digits after '\\u'", at: escapeAt)
         }
         return value
     }
