@@ -24,34 +24,48 @@ extension String: ModelValueConvertible {
 
 /// Integers accept integers, and floating-point numbers with no fractional part.
 extension ModelValueConvertible where Self: FixedWidthInteger {
-    public init(modelValue: ModelValue) throws {
+    public init(modelValue: ModelValue) throws { self = try IntegerConversion.value(from: modelValue) }
+    public var modelValue: ModelValue { IntegerConversion.modelValue(of: self) }
+}
+
+/// The same for integers that are also `Codable` (all of the standard
+/// library's): more specific than the `Codable` default, so integers keep
+/// their own conversion.
+extension ModelValueConvertible where Self: FixedWidthInteger & Codable {
+    public init(modelValue: ModelValue) throws { self = try IntegerConversion.value(from: modelValue) }
+    public var modelValue: ModelValue { IntegerConversion.modelValue(of: self) }
+}
+
+/// The conversion of every fixed-width integer type.
+enum IntegerConversion {
+    static func value<Integer: FixedWidthInteger>(from modelValue: ModelValue) throws -> Integer {
         switch modelValue {
         case .int(let value):
-            guard let exact = Self(exactly: value) else {
-                throw ModelError.numberOutOfRange(expected: "\(Self.self)", found: modelValue)
+            guard let exact = Integer(exactly: value) else {
+                throw ModelError.numberOutOfRange(expected: "\(Integer.self)", found: modelValue)
             }
-            self = exact
+            return exact
         case .bigInteger(let digits):
-            guard let exact = Self(digits) else {
-                throw ModelError.numberOutOfRange(expected: "\(Self.self)", found: modelValue)
+            guard let exact = Integer(digits) else {
+                throw ModelError.numberOutOfRange(expected: "\(Integer.self)", found: modelValue)
             }
-            self = exact
+            return exact
         case .double(let value):
             guard value.rounded(.towardZero) == value else {
-                throw ModelError.typeMismatch(expected: "\(Self.self)", found: modelValue)
+                throw ModelError.typeMismatch(expected: "\(Integer.self)", found: modelValue)
             }
-            guard let exact = Self(exactly: value) else {
-                throw ModelError.numberOutOfRange(expected: "\(Self.self)", found: modelValue)
+            guard let exact = Integer(exactly: value) else {
+                throw ModelError.numberOutOfRange(expected: "\(Integer.self)", found: modelValue)
             }
-            self = exact
+            return exact
         default:
-            throw ModelError.typeMismatch(expected: "\(Self.self)", found: modelValue)
+            throw ModelError.typeMismatch(expected: "\(Integer.self)", found: modelValue)
         }
     }
 
-    public var modelValue: ModelValue {
-        if let small = Int(exactly: self) { return .int(small) }
-        return .bigInteger(String(self))
+    static func modelValue<Integer: FixedWidthInteger>(of value: Integer) -> ModelValue {
+        if let small = Int(exactly: value) { return .int(small) }
+        return .bigInteger(String(value))
     }
 }
 

@@ -1,0 +1,284 @@
+import Foundation
+
+/// Decodes any `Decodable` value from a ``ModelValue``, as
+/// ``ModelValueEncoder`` encodes it.
+///
+/// ```swift
+/// struct Address: Codable, Equatable { var street = ""; var zip = "" }
+/// let address = try ModelValueDecoder().decode(Address.self, from: ["street": "1 Main St", "zip": "12345"])
+/// ```
+///
+/// Errors are Swift's `DecodingError`, as `Decodable` callers expect, with
+/// the coding path of the value that failed; ``ModelError/init(_:)`` turns one
+/// into ModelKit's form (`address.zip: expected String, found 12`), which is
+/// what a `Codable` type used as a `@Saved` property reports.
+public struct ModelValueDecoder {
+    /// Values handed to every `init(from:)` through `Decoder.userInfo`.
+    public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
+
+    public init() {}
+
+    /// The value of `type` that `value` holds.
+    /// - Throws: `DecodingError` naming the coding path of the value that failed.
+    public func decode<Value: Decodable>(_ type: Value.Type, from value: ModelValue) throws -> Value {
+        try ValueDecoder(value: value, codingPath: [], userInfo: userInfo).decodeValue(type)
+    }
+
+    /// ModelKit's own reading of `value` for types whose `Codable` form differs.
+    static func nativeValue<Value>(_ type: Value.Type, from value: ModelValue) throws -> Value? {
+        let native: Any? =
+            switch type {
+            case is ModelValue.Type: value
+            case is Date.Type: try Date(modelValue: value)
+            case is Data.Type: try Data(modelValue: value)
+            case is URL.Type: try URL(modelValue: value)
+            case is UUID.Type: try UUID(modelValue: value)
+            case is Decimal.Type: try Decimal(modelValue: value)
+            case is Color.Type: try Color(modelValue: value)
+            case is Interval.Type: try Interval(modelValue: value)
+            case is Day.Type: try Day(modelValue: value)
+            case is TimeOfDay.Type: try TimeOfDay(modelValue: value)
+            default:
+                if let model = type as? ModelObject.Type { try model.decoded(from: value) } else { nil }
+            }
+        return native as? Value
+    }
+}
+
+extension ModelError {
+    /// ModelKit's form of a `DecodingError` or `EncodingError`: the coding
+    /// path as a key path, and what was expected and found.
+    public init(_ error: any Error) {
+        func path(_ codingPath: [any CodingKey]) -> ModelKeyPath {
+            ModelKeyPath(codingPath.map { key in key.intValue.map { .index($0) } ?? .key(key.stringValue) })
+        }
+        switch error {
+        case let error as ModelError:
+            self = error
+        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context),
+            DecodingError.dataCorrupted(let context):
+            self.init(code: .typeMismatch, message: context.debugDescription, keyPath: path(context.codingPath))
+            if case .dataCorrupted = error as? DecodingError { code = .invalidValue }
+        case DecodingError.keyNotFound(let key, let context):
+            self.init(
+                code: .typeMismatch, message: "no value for the key \"\(key.stringValue)\"",
+                keyPath: path(context.codingPath))
+        case EncodingError.invalidValue(_, let context):
+            self.init(code: .notRepresentable, message: context.debugDescription, keyPath: path(context.codingPath))
+        default:
+            self.init(code: .invalidValue, message: "\(error)")
+        }
+    }
+}
+
+struct ValueDecoder: Decoder {
+    let value: ModelValue
+    let codingPath: [any CodingKey]
+    let userInfoValues: [CodingUserInfoKey: any Sendable]
+    var userInfo: [CodingUserInfoKey: Any] { userInfoValues }
+
+    init(value: ModelValue, codingPath: [any CodingKey], userInfo: [CodingUserInfoKey: any Sendable]) {
+        self.value = value
+        self.codingPath = codingPath
+        self.userInfoValues = userInfo
+    }
+
+    func mismatch<T>(_ type: T.Type, expected: String) -> DecodingError {
+        DecodingError.typeMismatch(
+            type, DecodingError.Context(codingPath: codingPath, debugDescription: "expected \(expected), found \(value.excerpt)"))
+    }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        guard case .object(let object) = value else { throw mismatch(ModelValue.Object.self, expected: "an object") }
+        return KeyedDecodingContainer(KeyedValueDecoder<Key>(decoder: self, object: object))
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        guard case .array(let elements) = value else { throw mismatch([ModelValue].self, expected: "an array") }
+        return UnkeyedValueDecoder(decoder: self, elements: elements)
+    }
+
+    func singleValueContainer() throws -> any SingleValueDecodingContainer { self }
+
+    /// Decodes `type` from this decoder's value.
+    func decodeValue<T: Decodable>(_ type: T.Type) throws -> T {
+        do {
+            if let native = try ModelValueDecoder.nativeValue(type, from: value) { return native }
+        } catch let error as ModelError {
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(
+                    codingPath: codingPath + error.keyPath.codingKeys, debugDescription: error.message,
+                    underlyingError: error))
+        }
+        return try T(from: self)
+    }
+
+    func child(_ value: ModelValue, key: any CodingKey) -> ValueDecoder {
+        ValueDecoder(value: value, codingPath: codingPath + [key], userInfo: userInfoValues)
+    }
+}
+
+extension ModelKeyPath {
+    /// This key path as coding keys.
+    var codingKeys: [any CodingKey] {
+        components.map { component -> any CodingKey in
+            switch component {
+            case .key(let key): AnyCodingKey(stringValue: key)
+            case .index(let index): AnyCodingKey(intValue: index)
+            }
+        }
+    }
+}
+
+extension ValueDecoder: SingleValueDecodingContainer {
+    func decodeNil() -> Bool { value == .null }
+
+    func decode(_ type: Bool.Type) throws -> Bool {
+        guard case .bool(let flag) = value else { throw mismatch(type, expected: "Bool") }
+        return flag
+    }
+
+    func decode(_ type: String.Type) throws -> String {
+        guard case .string(let text) = value else { throw mismatch(type, expected: "String") }
+        return text
+    }
+
+    func decode(_ type: Double.Type) throws -> Double { try converted(type) }
+    func decode(_ type: Float.Type) throws -> Float { try converted(type) }
+    func decode(_ type: Int.Type) throws -> Int { try converted(type) }
+    func decode(_ type: Int8.Type) throws -> Int8 { try converted(type) }
+    func decode(_ type: Int16.Type) throws -> Int16 { try converted(type) }
+    func decode(_ type: Int32.Type) throws -> Int32 { try converted(type) }
+    func decode(_ type: Int64.Type) throws -> Int64 { try converted(type) }
+    func decode(_ type: UInt.Type) throws -> UInt { try converted(type) }
+    func decode(_ type: UInt8.Type) throws -> UInt8 { try converted(type) }
+    func decode(_ type: UInt16.Type) throws -> UInt16 { try converted(type) }
+    func decode(_ type: UInt32.Type) throws -> UInt32 { try converted(type) }
+    func decode(_ type: UInt64.Type) throws -> UInt64 { try converted(type) }
+
+    func decode<T: Decodable>(_ type: T.Type) throws -> T { try decodeValue(type) }
+
+    /// A number read with ModelKit's own conversion (range checks included),
+    /// its error reported as a `DecodingError`.
+    private func converted<Number: ModelValueConvertible>(_ type: Number.Type) throws -> Number {
+        do {
+            return try Number(modelValue: value)
+        } catch let error as ModelError {
+            throw DecodingError.typeMismatch(
+                type, DecodingError.Context(codingPath: codingPath, debugDescription: error.message, underlyingError: error))
+        }
+    }
+}
+
+struct KeyedValueDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
+    let decoder: ValueDecoder
+    let object: ModelValue.Object
+    var codingPath: [any CodingKey] { decoder.codingPath }
+    var allKeys: [Key] { object.keys.compactMap { Key(stringValue: $0) } }
+
+    func contains(_ key: Key) -> Bool { object[key.stringValue] != nil }
+
+    private func member(_ key: Key) throws -> ValueDecoder {
+        guard let value = object[key.stringValue] else {
+            throw DecodingError.keyNotFound(
+                key, DecodingError.Context(codingPath: codingPath, debugDescription: "no value for the key \"\(key.stringValue)\""))
+        }
+        return decoder.child(value, key: key)
+    }
+
+    func decodeNil(forKey key: Key) throws -> Bool { try member(key).decodeNil() }
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try member(key).decode(type) }
+    func decode(_ type: String.Type, forKey key: Key) throws -> String { try member(key).decode(type) }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try member(key).decode(type) }
+    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try member(key).decode(type) }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try member(key).decode(type) }
+    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try member(key).decode(type) }
+    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try member(key).decode(type) }
+    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try member(key).decode(type) }
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try member(key).decode(type) }
+    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try member(key).decode(type) }
+    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try member(key).decode(type) }
+    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try member(key).decode(type) }
+    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try member(key).decode(type) }
+    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try member(key).decode(type) }
+    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T { try member(key).decodeValue(type) }
+
+    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
+        -> KeyedDecodingContainer<NestedKey>
+    {
+        try member(key).container(keyedBy: type)
+    }
+
+    func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
+        try member(key).unkeyedContainer()
+    }
+
+    func superDecoder() throws -> any Decoder {
+        decoder.child(object["super"] ?? .null, key: AnyCodingKey.super)
+    }
+
+    func superDecoder(forKey key: Key) throws -> any Decoder {
+        decoder.child(object[key.stringValue] ?? .null, key: key)
+    }
+}
+
+struct UnkeyedValueDecoder: UnkeyedDecodingContainer {
+    let decoder: ValueDecoder
+    let elements: [ModelValue]
+    var currentIndex = 0
+    var codingPath: [any CodingKey] { decoder.codingPath }
+    var count: Int? { elements.count }
+    var isAtEnd: Bool { currentIndex >= elements.count }
+
+    init(decoder: ValueDecoder, elements: [ModelValue]) {
+        self.decoder = decoder
+        self.elements = elements
+    }
+
+    private mutating func next<T>(_ type: T.Type) throws -> ValueDecoder {
+        guard !isAtEnd else {
+            throw DecodingError.valueNotFound(
+                type,
+                DecodingError.Context(
+                    codingPath: codingPath + [AnyCodingKey(intValue: currentIndex)],
+                    debugDescription: "expected a value, found the end of the array (\(elements.count) elements)"))
+        }
+        let element = decoder.child(elements[currentIndex], key: AnyCodingKey(intValue: currentIndex))
+        currentIndex += 1
+        return element
+    }
+
+    mutating func decodeNil() throws -> Bool {
+        guard !isAtEnd, elements[currentIndex] == .null else { return false }
+        currentIndex += 1
+        return true
+    }
+
+    mutating func decode(_ type: Bool.Type) throws -> Bool { try next(type).decode(type) }
+    mutating func decode(_ type: String.Type) throws -> String { try next(type).decode(type) }
+    mutating func decode(_ type: Double.Type) throws -> Double { try next(type).decode(type) }
+    mutating func decode(_ type: Float.Type) throws -> Float { try next(type).decode(type) }
+    mutating func decode(_ type: Int.Type) throws -> Int { try next(type).decode(type) }
+    mutating func decode(_ type: Int8.Type) throws -> Int8 { try next(type).decode(type) }
+    mutating func decode(_ type: Int16.Type) throws -> Int16 { try next(type).decode(type) }
+    mutating func decode(_ type: Int32.Type) throws -> Int32 { try next(type).decode(type) }
+    mutating func decode(_ type: Int64.Type) throws -> Int64 { try next(type).decode(type) }
+    mutating func decode(_ type: UInt.Type) throws -> UInt { try next(type).decode(type) }
+    mutating func decode(_ type: UInt8.Type) throws -> UInt8 { try next(type).decode(type) }
+    mutating func decode(_ type: UInt16.Type) throws -> UInt16 { try next(type).decode(type) }
+    mutating func decode(_ type: UInt32.Type) throws -> UInt32 { try next(type).decode(type) }
+    mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try next(type).decode(type) }
+    mutating func decode<T: Decodable>(_ type: T.Type) throws -> T { try next(type).decodeValue(type) }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws
+        -> KeyedDecodingContainer<NestedKey>
+    {
+        try next(ModelValue.Object.self).container(keyedBy: type)
+    }
+
+    mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        try next([ModelValue].self).unkeyedContainer()
+    }
+
+    mutating func superDecoder() throws -> any Decoder { try next(ModelValue.self) }
+}
