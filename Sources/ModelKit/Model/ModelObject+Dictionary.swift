@@ -6,11 +6,14 @@ extension ModelObject {
     /// `Int`, `Double`, `Bool`, `Date`, `Data`, arrays and dictionaries.
     ///
     /// `nil` optionals appear as the string `"$null"` (see
-    /// ``ModelValue/propertyListData(format:)``).
+    /// ``ModelValue/propertyListData(format:)``). A graph that cannot be
+    /// saved (a cycle, models nested past 512 levels) does not trap here:
+    /// the model that cannot be written appears as `["$error": "…"]`; the
+    /// throwing APIs (`propertyListData`, `jsonData`, `write(to:)`) report it.
     public var dictionary: [String: Any] {
         // Straight from the slots when the direct path can; otherwise, and
         // to report every failure, through ModelValue.
-        directDictionary() ?? PropertyListBridge.dictionary(from: encodedRootOrStop())
+        directDictionary() ?? PropertyListBridge.dictionary(from: encodedRootOrMarked())
     }
 
     /// Applies loaded values to this object, all or nothing.

@@ -6,16 +6,22 @@ extension ModelObject {
     /// in ``savedKeys`` order, then the ``extensibleProperties`` in the order
     /// they were loaded or set.
     ///
-    /// A cycle in the graph of models, or a class with declaration problems,
-    /// is recorded in the thread's `EncodingGuard` (the throwing APIs report it).
+    /// A cycle in the graph of models, models nested past the limit, or a
+    /// class with declaration problems is recorded in the thread's
+    /// `EncodingGuard` (the throwing APIs report it), and the object that
+    /// cannot be written is marked where it stands, as `{"$error": "…"}`, so
+    /// APIs that cannot throw (`modelValue`, `dictionary`) neither trap nor
+    /// cut the graph silently.
     func encodedMembers(includeMetadata: Bool = true) -> ModelValue.Object {
         let layout = self.layout
         let guardian = EncodingGuard.current
         if let error = layout.declarationError {
             if guardian.failure == nil { guardian.failure = error }
-            return ModelValue.Object()
+            return Self.errorMarker(error)
         }
-        guard guardian.enter(self) else { return ModelValue.Object() }
+        guard guardian.enter(self) else {
+            return Self.errorMarker(guardian.failure ?? ModelError.invalidValue("this model cannot be written here"))
+        }
         defer { guardian.leave() }
 
         let (values, bag, newerVersion) = withState { ($0.values, $0.bag.object, $0.loadedNewerVersion) }
@@ -59,13 +65,19 @@ extension ModelObject {
         return members
     }
 
-    /// The saved form, for APIs that cannot throw: stops on the errors that
-    /// ``encodedRoot()`` throws.
-    func encodedRootOrStop() -> ModelValue.Object {
-        do {
-            return try encodedRoot()
-        } catch {
-            preconditionFailure("ModelKit: cannot save \(Swift.type(of: self)): \(error)")
-        }
+    /// The saved form, for APIs that cannot throw: where ``encodedRoot()``
+    /// would throw, the model that cannot be written is marked with
+    /// `{"$error": "…"}` instead.
+    func encodedRootOrMarked() -> ModelValue.Object {
+        let guardian = EncodingGuard.current
+        let outer = guardian.failure
+        guardian.failure = nil
+        defer { guardian.failure = outer }
+        return encodedMembers()
+    }
+
+    /// The marker that stands for a model that cannot be written.
+    static func errorMarker(_ error: ModelError) -> ModelValue.Object {
+        ["$error": .string(error.message)]
     }
 }

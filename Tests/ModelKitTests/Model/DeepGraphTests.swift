@@ -112,3 +112,40 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: url.path))
     }
 }
+
+/// APIs that cannot throw mark what cannot be written instead of trapping.
+@Suite struct UnwritableGraphTests {
+    @Test func aCycleIsMarkedInTheDictionaryAndModelValue() {
+        let a = Note()
+        let b = Note()
+        a.child = b
+        b.child = a
+        defer { b.child = nil }
+        // The cycle is found (cheaply, past a few levels) and marked where it stops.
+        var level: [String: Any]? = a.dictionary
+        var depth = 0
+        while let current = level, let next = current["child"] as? [String: Any] {
+            level = next
+            depth += 1
+        }
+        #expect(depth < 100)
+        #expect((level?["$error"] as? String)?.contains("the model graph has a cycle") == true)
+        #expect("\(a.modelValue)".contains("$error"))
+        #expect(throws: ModelError.self) { try a.jsonData() }
+    }
+
+    @Test func aTooDeepChainIsMarkedAtItsCut() {
+        DeepGraphTests.onLargeStack {
+            let root = DeepGraphTests.chain(600)
+            defer { DeepGraphTests.release(root) }
+            var level: [String: Any]? = root.dictionary
+            var depth = 0
+            while let current = level, let next = current["child"] as? [String: Any] {
+                level = next
+                depth += 1
+            }
+            #expect(depth == 512)
+            #expect((level?["$error"] as? String)?.contains("nested deeper than the limit of 512 levels") == true)
+        }
+    }
+}
