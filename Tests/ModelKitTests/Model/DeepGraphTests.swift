@@ -131,6 +131,7 @@ import Testing
         #expect(depth < 100)
         #expect((level?["$error"] as? String)?.contains("the model graph has a cycle") == true)
         #expect("\(a.modelValue)".contains("$error"))
+        #expect(a.description.contains(#""$error":"the model graph has a cycle"#))
         #expect(throws: ModelError.self) { try a.jsonData() }
     }
 
