@@ -243,7 +243,9 @@ open class ModelObject: @unchecked Sendable {
             apply(members, recordingChanges: false, replacingBag: true)
             return
         }
-        apply(try decodePending(PropertyListBridge.members(of: dictionary)), recordingChanges: false, replacingBag: true)
+        apply(
+            try decodePendingRoot(PropertyListBridge.members(of: dictionary)), recordingChanges: false,
+            replacingBag: true)
     }
 
     /// Creates an object from an XML or binary property list.
@@ -534,6 +536,6 @@ extension ModelObject: Hashable {
 extension ModelObject: CustomStringConvertible {
     /// The class name and the saved values: `Note {"title":"Groceries","count":3}`.
     public var description: String {
-        "\(Swift.type(of: self)) \(ModelValue.object(encodedMembers(includeMetadata: false)))"
+        "\(Swift.type(of: self)) \(ModelValue.object(encodedRootOrMarked(includeMetadata: false)))"
     }
 }
