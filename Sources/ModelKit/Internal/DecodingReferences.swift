@@ -12,10 +12,14 @@
 /// One table serves the whole document: nested models decoded during it
 /// share it, on the thread that decodes.
 final class DecodingReferences {
-    private final class Holder {
+    final class Holder {
         var table: DecodingReferences?
     }
     private static let storage = ThreadLocal { Holder() }
+    /// This thread's holder, if it has one yet.
+    static var existingHolder: Holder? { storage.existingValue }
+    /// Makes `holder` this thread's (a thread continuing another's work).
+    static func install(_ holder: Holder) { storage.install(holder) }
 
     private struct Entry {
         let object: ModelObject

@@ -29,6 +29,10 @@ final class EncodingGuard {
 
     private static let storage = ThreadLocal { EncodingGuard() }
     static var current: EncodingGuard { storage.value }
+    /// This thread's guard, if it has one yet.
+    static var existing: EncodingGuard? { storage.existingValue }
+    /// Makes `guardian` this thread's (a thread continuing another's work).
+    static func install(_ guardian: EncodingGuard) { storage.install(guardian) }
 
     /// Whether no model is being encoded on this thread.
     var isIdle: Bool { path.isEmpty }

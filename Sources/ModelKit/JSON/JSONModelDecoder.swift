@@ -240,7 +240,9 @@ struct JSONModelDecoder {
         // The object is new and not shared: take its values out, fill them, put them back.
         var values = ContiguousArray<Any>()
         object.withState { swap(&values, &$0.values) }
-        if let members = try decodeMembers(layout: object.layout, values: values) {
+        if let members = try StackGuard.continuingOnLargeStack({
+            try decodeMembers(layout: object.layout, values: values)
+        }) {
             object.withState { state in
                 state.values = members.values
                 state.bag = members.bag

@@ -52,7 +52,7 @@ struct JSONModelEncoder {
         // A cycle (or the nesting limit): the ModelValue path writes it.
         guard case .write = guardian.enter(object) else { throw Failure() }
         do {
-            try writeMembers(of: object, layout: layout)
+            try StackGuard.continuingOnLargeStack { try writeMembers(of: object, layout: layout) }
         } catch {
             guardian.leave()
             throw error

@@ -232,7 +232,10 @@ extension ModelObject: ModelValueConvertible {
         guard case .object(let members) = modelValue else {
             throw ModelError.typeMismatch(expected: "a \(self) object", found: modelValue)
         }
-        return try DecodingReferences.decoding { try decodedModel(from: members, references: .current!) }
+        // One level of recursion per model: on a large stack when this one runs low.
+        return try DecodingReferences.decoding {
+            try StackGuard.continuingOnLargeStack { try decodedModel(from: members, references: .current!) }
+        }
     }
 
     /// Reads an object of this class or of a registered subclass, or the

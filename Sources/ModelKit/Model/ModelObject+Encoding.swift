@@ -14,6 +14,18 @@ extension ModelObject {
     /// as `{"$error": "…"}`, so APIs that cannot throw (`modelValue`,
     /// `dictionary`) neither trap nor cut the graph silently.
     func encodedMembers(includeMetadata: Bool = true) -> ModelValue.Object {
+        // One level of recursion per model: on a large stack when this one runs low.
+        do {
+            return try StackGuard.continuingOnLargeStack { encodedMembersHere(includeMetadata: includeMetadata) }
+        } catch {
+            let failure = ModelError(error)
+            let guardian = EncodingGuard.current
+            if guardian.failure == nil { guardian.failure = failure }
+            return Self.errorMarker(failure)
+        }
+    }
+
+    private func encodedMembersHere(includeMetadata: Bool) -> ModelValue.Object {
         let layout = self.layout
         let guardian = EncodingGuard.current
         if let error = layout.declarationError {

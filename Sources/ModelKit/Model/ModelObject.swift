@@ -508,7 +508,11 @@ open class ModelObject: @unchecked Sendable {
     public final func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
         storage.lock()
         storage.withUnsafeMutablePointerToHeader { $0.pointee.lockHolds += 1 }
+        // Deep encoding cannot move to another thread while this one holds a lock.
+        let thread = StackGuard.current
+        thread.locksHeld += 1
         defer {
+            thread.locksHeld -= 1
             let pending = storage.withUnsafeMutablePointerToHeader { header -> Bool in
                 header.pointee.lockHolds -= 1
                 return header.pointee.lockHolds == 0 && !header.pointee.pendingChanges.isEmpty

@@ -130,8 +130,10 @@ enum DictionaryModelDecoder {
         // The object is new and not shared: take its values out, fill them, put them back.
         var values = ContiguousArray<Any>()
         object.withState { swap(&values, &$0.values) }
-        guard let members = try decodeMembers(dictionary, layout: object.layout, values: values, depth: depth)
-        else { return nil }
+        let decoded = try StackGuard.continuingOnLargeStack {
+            try decodeMembers(dictionary, layout: object.layout, values: values, depth: depth)
+        }
+        guard let members = decoded else { return nil }
         object.withState { state in
             state.values = members.values
             state.bag = ExtensibleBag(members.bag)

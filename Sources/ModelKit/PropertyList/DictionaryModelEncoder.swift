@@ -36,7 +36,7 @@ enum DictionaryModelEncoder {
         guard case .write = guardian.enter(object) else { throw Failure() }
         let result: [String: Any]
         do {
-            result = try members(of: object, layout: layout, depth: depth)
+            result = try StackGuard.continuingOnLargeStack { try members(of: object, layout: layout, depth: depth) }
         } catch {
             guardian.leave()
             throw error

@@ -175,7 +175,7 @@ final class Branch: ModelObject, @unchecked Sendable {
         defer { Self.release(first) }
         let value = first.modelValue
         #expect("\(value)".components(separatedBy: "$ref").count == 2)
-        DeepGraphTests.onLargeStack {
+        DeepGraphTests.onThread {
             do {
                 let back = try Self.roundTrip(first, .binary)
                 var cursor = back
