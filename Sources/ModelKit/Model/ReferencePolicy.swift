@@ -7,18 +7,20 @@
 /// shape: every reference becomes the very object it names.
 ///
 /// ```swift
-/// final class Folder: ModelObject, @unchecked Sendable {
+/// final class Node: ModelObject, @unchecked Sendable {
 ///     @Saved var name = ""
-///     @Saved var parent: Folder? = nil
-///     @Saved var children: [Folder] = []
+///     @Saved var parent: Node? = nil
+///     @Saved var children: [Node] = []
 /// }
-/// let root = Folder()
-/// let docs = Folder()
-/// docs.parent = root
-/// root.children = [docs]
+/// let root = Node()
+/// root.name = "root"
+/// let leaf = Node()
+/// leaf.name = "leaf"
+/// leaf.parent = root
+/// root.children = [leaf]
 /// print(try root.jsonString())
-/// // {"$id":"1","type":"Folder","version":1,"name":"","parent":null,"children":[{"type":"Folder","version":1,"name":"","parent":{"$ref":"1"},"children":[]}]}
-/// let back = try Folder(json: root.jsonData())
+/// // {"$id":"1","type":"Node","version":1,"name":"root","parent":null,"children":[{"type":"Node","version":1,"name":"leaf","parent":{"$ref":"1"},"children":[]}]}
+/// let back = try Node(json: root.jsonData())
 /// print(back.children[0].parent === back)   // true
 /// ```
 ///
