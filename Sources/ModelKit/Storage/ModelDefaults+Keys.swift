@@ -13,6 +13,9 @@ extension ModelDefaults {
     /// print(store[.volume])   // 0.5
     /// ```
     public class Keys: @unchecked Sendable {
+        /// Lets an `extension ModelDefaults.Keys` write `Key<Double>(…)`.
+        public typealias Key<Value: ModelValueConvertible> = ModelDefaults.Key<Value>
+
         /// The key's name in the store.
         public let name: String
 

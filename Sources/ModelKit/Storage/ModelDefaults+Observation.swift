@@ -83,7 +83,10 @@ extension ModelDefaults {
     /// Tells observers and streams of `changes`, outside the lock.
     func notify(_ changes: [(String, ModelValue?, ModelValue?)]) {
         guard !changes.isEmpty else { return }
-        let (observers, streams) = lock.withLock { (Array(self.observers.values), Array(self.streams.values)) }
+        // In the order they were added.
+        let (observers, streams) = lock.withLock {
+            (self.observers.sorted { $0.key < $1.key }.map(\.value), self.streams.sorted { $0.key < $1.key }.map(\.value))
+        }
         for (key, old, new) in changes where old != new {
             for observer in observers where observer.key == nil || observer.key == key {
                 observer.handler(key, old, new)
