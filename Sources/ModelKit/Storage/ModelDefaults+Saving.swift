@@ -1,17 +1,32 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 import Foundation
 
 /// What identifies one version of a file: replacing it atomically gives it a
-/// new inode, writing it in place a new size or modification date.
+/// new inode, writing it in place a new size or modification time.
 struct FileStamp: Equatable {
-    var modified: Date?
-    var size: Int?
-    var inode: Int?
+    var seconds: Int
+    var nanoseconds: Int
+    var size: Int
+    var inode: UInt64
 
     init?(url: URL) {
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path) else { return nil }
-        modified = attributes[.modificationDate] as? Date
-        size = (attributes[.size] as? NSNumber)?.intValue
-        inode = (attributes[.systemFileNumber] as? NSNumber)?.intValue
+        var info = stat()
+        guard stat(url.path, &info) == 0 else { return nil }
+        #if canImport(Darwin)
+            seconds = Int(info.st_mtimespec.tv_sec)
+            nanoseconds = Int(info.st_mtimespec.tv_nsec)
+        #else
+            seconds = Int(info.st_mtim.tv_sec)
+            nanoseconds = Int(info.st_mtim.tv_nsec)
+        #endif
+        size = Int(info.st_size)
+        inode = UInt64(info.st_ino)
     }
 }
 
@@ -20,8 +35,10 @@ extension ModelDefaults {
     /// - Throws: ``ModelError`` naming the file when it cannot be read or is
     ///   not a property list holding a dictionary.
     static func read(_ url: URL) throws -> (ModelValue.Object, FileStamp?) {
-        guard FileManager.default.fileExists(atPath: url.path) else { return (ModelValue.Object(), nil) }
-        let stamp = FileStamp(url: url)
+        guard let stamp = FileStamp(url: url) else {
+            guard FileManager.default.fileExists(atPath: url.path) else { return (ModelValue.Object(), nil) }
+            throw ModelDocumentFormat.readProblem(at: url)
+        }
         let data: Data
         do {
             data = try Data(contentsOf: url)
@@ -112,7 +129,9 @@ extension ModelDefaults {
     /// - Throws: ``ModelError`` naming the file when it cannot be read; the
     ///   store then keeps what it had.
     public func reload() throws {
-        let (disk, stamp) = try FileLock(url: lockURL).withLock(exclusive: false) { try Self.read(url) }
+        // No lock to read: writers replace the file atomically, so a read
+        // sees one whole version of it.
+        let (disk, stamp) = try Self.read(url)
         let changes = lock.withLock { () -> [(String, ModelValue?, ModelValue?)] in
             fileStamp = stamp
             loadProblem = nil

@@ -97,7 +97,8 @@ public final class ModelDefaults: @unchecked Sendable {
         self.format = format == .binary ? .binary : .xml
         self.autosaveDelay = autosaveDelay
         do {
-            let (values, stamp) = try FileLock(url: lockURL).withLock(exclusive: false) { try Self.read(url) }
+            // No lock to read: writers replace the file atomically.
+            let (values, stamp) = try Self.read(url)
             stored = values
             fileStamp = stamp
         } catch let error as ModelError where recovery == .moveAside && FileManager.default.fileExists(atPath: url.path) {
