@@ -40,7 +40,7 @@ extension ModelObject {
     }
 
     /// Applies a loaded object to this object, all or nothing, as
-    /// ``update(from:)-(_:[String:Any])`` does.
+    /// ``update(from:)-([String:Any])`` does.
     /// - Throws: ``ModelError`` naming the key path of the first bad value.
     public func update(from modelValue: ModelValue) throws {
         guard case .object(let members) = modelValue else {

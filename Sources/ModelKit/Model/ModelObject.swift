@@ -534,6 +534,7 @@ extension ModelObject: Hashable {
     /// Whether the two are the same object.
     public static func == (lhs: ModelObject, rhs: ModelObject) -> Bool { lhs === rhs }
 
+    /// Hashes the value.
     public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 }
 
