@@ -3,9 +3,8 @@ import Testing
 
 @testable import ModelKit
 
+// `volume` and `accent` are README's, declared in ReadmeExamples.swift.
 extension ModelDefaults.Keys {
-    static let volume = Key<Double>("volume", default: 0.8)
-    static let accent = Key<Color>("accent", default: .blue)
     static let recent = Key<[String]>("recent", default: [])
     static let lastNote = Key<Note?>("lastNote", default: nil)
 }
@@ -60,7 +59,7 @@ extension ModelDefaults.Keys {
         try Self.roundTrip(Set(["p", "q"]), format: format)
         try Self.roundTrip([[1, 2], [3]], format: format)
         try Self.roundTrip(Priority.high, format: format)
-        try Self.roundTrip(Address(street: "1 Main St", zip: "12345"), format: format)
+        try Self.roundTrip(StreetAddress(street: "1 Main St", zip: "12345"), format: format)
         try Self.roundTrip(ModelValue.object(["nested": [1, "two", nil]]), format: format)
         // Binary plists keep a date exactly; XML keeps whole seconds.
         try Self.roundTrip(Date(timeIntervalSince1970: format == .binary ? 1_700_000_000.25 : 1_700_000_000), format: format)
