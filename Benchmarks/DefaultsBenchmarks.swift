@@ -7,7 +7,7 @@ import ModelKit
 enum DefaultsBenchmarks {
     static func run() {
         let setRow = "Defaults: set one key and save, 1,000-key store"
-        let openRow = "Defaults: cold open of a 1,000-key store and read a key"
+        let openRow = "Defaults: open a 1,000-key store again in the same process and read a key"
         guard Harness.wants(setRow) || Harness.wants(openRow) else { return }
         let folder = FileManager.default.temporaryDirectory
             .appendingPathComponent("ModelKitBenchmarks-\(UUID().uuidString)", isDirectory: true)

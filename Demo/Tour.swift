@@ -63,7 +63,7 @@ enum Tour {
         let store = ModelDefaults.standard
         let runs = (store.integer(forKey: "tour.runs") ?? 0) + 1
         store.set(runs, forKey: "tour.runs")
-        try store.save()
+        // No save() here: the store saves by itself when the process exits.
         print("run #\(runs) (\(store.url.path))")
     }
 }

@@ -117,6 +117,7 @@ extension ModelDefaults {
                 }
                 pendingKeys.removeAll { pendingValues[$0] == nil }
                 fileStamp = stamp
+                disk = merged
                 return adopt(merged)
             }
         }
@@ -131,11 +132,12 @@ extension ModelDefaults {
     public func reload() throws {
         // No lock to read: writers replace the file atomically, so a read
         // sees one whole version of it.
-        let (disk, stamp) = try Self.read(url)
+        let (values, stamp) = try Self.read(url)
         let changes = lock.withLock { () -> [(String, ModelValue?, ModelValue?)] in
             fileStamp = stamp
+            disk = values
             loadProblem = nil
-            return adopt(disk)
+            return adopt(values)
         }
         notify(changes)
     }
@@ -251,6 +253,19 @@ extension ModelDefaults {
             stores = stores.filter { $0.value.store != nil }
             stores[ObjectIdentifier(store)] = WeakStore(store)
         }
+    }
+
+    /// The file's values as an open store of this process last read or wrote
+    /// them, when the file is still that version (the same `stat`), so
+    /// opening a store on a file already open costs no parsing, as a
+    /// `UserDefaults` suite is loaded once per process.
+    static func cachedValues(of url: URL, stamp: FileStamp) -> ModelValue.Object? {
+        let path = url.standardizedFileURL.path
+        let stores = openStores.withLock { $0.values.compactMap(\.store) }
+        for store in stores where store.url.standardizedFileURL.path == path {
+            if let values = store.lock.withLock({ store.fileStamp == stamp ? store.disk : nil }) { return values }
+        }
+        return nil
     }
 
     /// Saves every open store that has changes.

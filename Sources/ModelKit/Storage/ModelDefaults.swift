@@ -64,8 +64,9 @@ public final class ModelDefaults: @unchecked Sendable {
     var registered: [String: ModelValue] = [:]
     /// Models attached to their keys, written as they are when the store saves.
     var attachedModels: [String: ModelObject] = [:]
-    /// The file as last read or written, to notice changes by others.
+    /// The file as last read or written, to notice changes by others, and its values then.
     var fileStamp: FileStamp?
+    var disk = ModelValue.Object()
     /// Why the file could not be read, for a store that was made anyway (``standard``).
     var loadProblem: ModelError?
     /// The error of the last save the store made by itself.
@@ -97,9 +98,16 @@ public final class ModelDefaults: @unchecked Sendable {
         self.format = format == .binary ? .binary : .xml
         self.autosaveDelay = autosaveDelay
         do {
-            // No lock to read: writers replace the file atomically.
-            let (values, stamp) = try Self.read(url)
+            // No lock to read: writers replace the file atomically. A file
+            // another store of this process has open, unchanged since, is not parsed again.
+            let (values, stamp): (ModelValue.Object, FileStamp?)
+            if let current = FileStamp(url: url), let cached = Self.cachedValues(of: url, stamp: current) {
+                (values, stamp) = (cached, current)
+            } else {
+                (values, stamp) = try Self.read(url)
+            }
             stored = values
+            disk = values
             fileStamp = stamp
         } catch let error as ModelError where recovery == .moveAside && FileManager.default.fileExists(atPath: url.path) {
             _ = error
