@@ -36,6 +36,8 @@ final class EncodingGuard {
 
     /// Whether no model is being encoded on this thread.
     var isIdle: Bool { path.isEmpty }
+    /// How many models are being encoded on this thread, one inside the other.
+    var depth: Int { path.count }
 
     /// What to write for a model.
     enum Entry {
@@ -51,16 +53,20 @@ final class EncodingGuard {
     /// Starts a document: ids from 1, `policy` for shared models.
     /// - Returns: the state to give back to ``end(_:)``.
     func begin(root: ModelObject, policy: ReferencePolicy) -> Saved {
-        let saved = Saved(
-            failure: failure, wroteReference: wroteReference, shared: shared, sharedIDs: sharedIDs, nextID: nextID)
+        let saved = Saved(failure: failure, wroteReference: wroteReference)
         failure = nil
         wroteReference = false
         // A document begun inside another (a model inside a Codable value of
-        // a model) continues that document's ids and path.
+        // a model) continues that document's ids, path and policy.
         if path.isEmpty {
             nextID = 1
-            sharedIDs = [:]
-            shared = policy == .shared ? Self.modelsMetTwice(from: root) : nil
+            if policy == .shared {
+                shared = Self.modelsMetTwice(from: root)
+                sharedIDs = [:]
+            } else if shared != nil {
+                shared = nil
+                sharedIDs = [:]
+            }
         }
         return saved
     }
@@ -69,10 +75,9 @@ final class EncodingGuard {
     func end(_ saved: Saved) {
         failure = saved.failure
         wroteReference = saved.wroteReference || wroteReference
-        if path.isEmpty {
-            shared = saved.shared
-            sharedIDs = saved.sharedIDs
-            nextID = saved.nextID
+        if path.isEmpty, shared != nil {
+            shared = nil
+            sharedIDs = [:]
         }
     }
 
@@ -80,15 +85,12 @@ final class EncodingGuard {
     struct Saved {
         fileprivate let failure: ModelError?
         fileprivate let wroteReference: Bool
-        fileprivate let shared: Set<ObjectIdentifier>?
-        fileprivate let sharedIDs: [ObjectIdentifier: String]
-        fileprivate let nextID: Int
     }
 
     /// Notes that `object` is about to be written.
     func enter(_ object: ModelObject) -> Entry {
         let key = ObjectIdentifier(object)
-        if let id = sharedIDs[key] {
+        if shared != nil, let id = sharedIDs[key] {
             wroteReference = true
             return .reference(id)
         }

@@ -23,6 +23,9 @@
 enum StackGuard {
     /// Stack that the levels may use on a thread ModelKit did not start.
     static let budget: UInt = 160 << 10
+    /// Levels this shallow run without a check: they cannot use up a stack,
+    /// and checking them would cost every small document.
+    static let uncheckedLevels = 8
     /// The stack of a continuing thread, and the part of it the levels may use.
     static let continuationStackSize = 16 << 20
     static let continuationBudget: UInt = 15 << 20

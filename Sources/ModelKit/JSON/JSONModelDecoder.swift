@@ -240,9 +240,11 @@ struct JSONModelDecoder {
         // The object is new and not shared: take its values out, fill them, put them back.
         var values = ContiguousArray<Any>()
         object.withState { swap(&values, &$0.values) }
-        if let members = try StackGuard.continuingOnLargeStack({
-            try decodeMembers(layout: object.layout, values: values)
-        }) {
+        let decoded =
+            depth < 2 * StackGuard.uncheckedLevels
+            ? try decodeMembers(layout: object.layout, values: values)
+            : try StackGuard.continuingOnLargeStack { try decodeMembers(layout: object.layout, values: values) }
+        if let members = decoded {
             object.withState { state in
                 state.values = members.values
                 state.bag = members.bag

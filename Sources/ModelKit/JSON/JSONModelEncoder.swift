@@ -52,7 +52,11 @@ struct JSONModelEncoder {
         // A cycle (or the nesting limit): the ModelValue path writes it.
         guard case .write = guardian.enter(object) else { throw Failure() }
         do {
-            try StackGuard.continuingOnLargeStack { try writeMembers(of: object, layout: layout) }
+            if depth < 2 * StackGuard.uncheckedLevels {
+                try writeMembers(of: object, layout: layout)
+            } else {
+                try StackGuard.continuingOnLargeStack { try writeMembers(of: object, layout: layout) }
+            }
         } catch {
             guardian.leave()
             throw error

@@ -15,6 +15,9 @@ extension ModelObject {
     /// `dictionary`) neither trap nor cut the graph silently.
     func encodedMembers(includeMetadata: Bool = true) -> ModelValue.Object {
         // One level of recursion per model: on a large stack when this one runs low.
+        if EncodingGuard.current.depth < StackGuard.uncheckedLevels {
+            return encodedMembersHere(includeMetadata: includeMetadata)
+        }
         do {
             return try StackGuard.continuingOnLargeStack { encodedMembersHere(includeMetadata: includeMetadata) }
         } catch {

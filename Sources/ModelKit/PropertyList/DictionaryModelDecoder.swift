@@ -130,9 +130,12 @@ enum DictionaryModelDecoder {
         // The object is new and not shared: take its values out, fill them, put them back.
         var values = ContiguousArray<Any>()
         object.withState { swap(&values, &$0.values) }
-        let decoded = try StackGuard.continuingOnLargeStack {
-            try decodeMembers(dictionary, layout: object.layout, values: values, depth: depth)
-        }
+        let decoded =
+            depth < 2 * StackGuard.uncheckedLevels
+            ? try decodeMembers(dictionary, layout: object.layout, values: values, depth: depth)
+            : try StackGuard.continuingOnLargeStack {
+                try decodeMembers(dictionary, layout: object.layout, values: values, depth: depth)
+            }
         guard let members = decoded else { return nil }
         object.withState { state in
             state.values = members.values

@@ -36,7 +36,10 @@ enum DictionaryModelEncoder {
         guard case .write = guardian.enter(object) else { throw Failure() }
         let result: [String: Any]
         do {
-            result = try StackGuard.continuingOnLargeStack { try members(of: object, layout: layout, depth: depth) }
+            result =
+                depth < StackGuard.uncheckedLevels
+                ? try members(of: object, layout: layout, depth: depth)
+                : try StackGuard.continuingOnLargeStack { try members(of: object, layout: layout, depth: depth) }
         } catch {
             guardian.leave()
             throw error
