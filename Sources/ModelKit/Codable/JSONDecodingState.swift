@@ -217,9 +217,10 @@ final class JSONDecodingState {
             if entry.flags & JSONTape.isInteger != 0, let value = smallInteger(entry), abs(value) < 1 << 24 {
                 return Float(value)
             }
-            // Rounded once, from the text, as Foundation does.
-            _ = try numberValue(at: index, parent, key)
-            if let value = Float(numberText(at: index)), value.isFinite { return value }
+            // Rounded once, from the text, as Foundation does; like Foundation, a
+            // number that rounds to infinity, or to zero when it is not zero, does not fit.
+            let wide = try numberValue(at: index, parent, key).doubleValue ?? .infinity
+            if let value = Float(numberText(at: index)), value.isFinite, value != 0 || wide == 0 { return value }
             throw corrupted("number \(numberText(at: index)) does not fit in Float", parent, key)
         }
         if entry.kind == .string, let value = nonConformingFloat(at: index) { return Float(value) }

@@ -31,12 +31,12 @@ final class JSONEncodingOptions {
         return path
     }
 
-    func box(_ value: Double, parent: CodingPathNode?, key: (any CodingKey)?) throws -> EncodedJSON {
+    func boxDouble(_ value: Double, parent: CodingPathNode?, key: (any CodingKey)?) throws -> EncodedJSON {
         if value.isFinite { return .double(value) }
         return .string(try nonConforming(value, description: "\(value)", type: "Double", parent: parent, key: key))
     }
 
-    func box(_ value: Float, parent: CodingPathNode?, key: (any CodingKey)?) throws -> EncodedJSON {
+    func boxFloat(_ value: Float, parent: CodingPathNode?, key: (any CodingKey)?) throws -> EncodedJSON {
         if value.isFinite { return .float(value) }
         return .string(try nonConforming(Double(value), description: "\(value)", type: "Float", parent: parent, key: key))
     }
@@ -64,7 +64,7 @@ final class JSONEncodingOptions {
         case ObjectIdentifier(String.self): return .string(unsafeBitCast(value, to: String.self))
         case ObjectIdentifier(Int.self): return .int(unsafeBitCast(value, to: Int.self))
         case ObjectIdentifier(Bool.self): return .bool(unsafeBitCast(value, to: Bool.self))
-        case ObjectIdentifier(Double.self): return try box(unsafeBitCast(value, to: Double.self), parent: parent, key: key)
+        case ObjectIdentifier(Double.self): return try boxDouble(unsafeBitCast(value, to: Double.self), parent: parent, key: key)
         case ObjectIdentifier(Date.self): return try boxDate(unsafeBitCast(value, to: Date.self), parent: parent, key: key)
         case ObjectIdentifier(Data.self): return try boxData(unsafeBitCast(value, to: Data.self), parent: parent, key: key)
         case ObjectIdentifier(URL.self): return .string(unsafeBitCast(value, to: URL.self).absoluteString)
@@ -83,9 +83,9 @@ final class JSONEncodingOptions {
         case .deferredToDate:
             return try encodedByItself(date, parent: parent, key: key)
         case .secondsSince1970:
-            return try box(date.timeIntervalSince1970, parent: parent, key: key)
+            return try boxDouble(date.timeIntervalSince1970, parent: parent, key: key)
         case .millisecondsSince1970:
-            return try box(date.timeIntervalSince1970 * 1000, parent: parent, key: key)
+            return try boxDouble(date.timeIntervalSince1970 * 1000, parent: parent, key: key)
         case .iso8601:
             return .string(Date.ISO8601FormatStyle().format(date))
         #if canImport(Darwin)

@@ -100,6 +100,7 @@ final class JSONTapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
                 {
                     return earlier
                 }
+                passed |= Self.bit(length, key.first ?? 0)
                 hint = state.indexAfter(member + 1)
                 return member + 1
             }

@@ -50,8 +50,8 @@ extension JSONTreeEncoder: SingleValueEncodingContainer {
     func encodeNil() throws { result = .null }
     func encode(_ value: Bool) throws { result = .bool(value) }
     func encode(_ value: String) throws { result = .string(value) }
-    func encode(_ value: Double) throws { result = try options.box(value, parent: path, key: nil) }
-    func encode(_ value: Float) throws { result = try options.box(value, parent: path, key: nil) }
+    func encode(_ value: Double) throws { result = try options.boxDouble(value, parent: path, key: nil) }
+    func encode(_ value: Float) throws { result = try options.boxFloat(value, parent: path, key: nil) }
     func encode(_ value: Int) throws { result = .int(value) }
     func encode(_ value: Int8) throws { result = .int(Int(value)) }
     func encode(_ value: Int16) throws { result = .int(Int(value)) }
@@ -85,8 +85,8 @@ struct JSONTreeKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func encodeNil(forKey key: Key) throws { set(.null, key) }
     mutating func encode(_ value: Bool, forKey key: Key) throws { set(.bool(value), key) }
     mutating func encode(_ value: String, forKey key: Key) throws { set(.string(value), key) }
-    mutating func encode(_ value: Double, forKey key: Key) throws { set(try options.box(value, parent: path, key: key), key) }
-    mutating func encode(_ value: Float, forKey key: Key) throws { set(try options.box(value, parent: path, key: key), key) }
+    mutating func encode(_ value: Double, forKey key: Key) throws { set(try options.boxDouble(value, parent: path, key: key), key) }
+    mutating func encode(_ value: Float, forKey key: Key) throws { set(try options.boxFloat(value, parent: path, key: key), key) }
     mutating func encode(_ value: Int, forKey key: Key) throws { set(.int(value), key) }
     mutating func encode(_ value: Int8, forKey key: Key) throws { set(.int(Int(value)), key) }
     mutating func encode(_ value: Int16, forKey key: Key) throws { set(.int(Int(value)), key) }
@@ -166,8 +166,8 @@ struct JSONTreeUnkeyedContainer: UnkeyedEncodingContainer {
     mutating func encodeNil() throws { array.values.append(.null) }
     mutating func encode(_ value: Bool) throws { array.values.append(.bool(value)) }
     mutating func encode(_ value: String) throws { array.values.append(.string(value)) }
-    mutating func encode(_ value: Double) throws { array.values.append(try options.box(value, parent: path, key: nextKey)) }
-    mutating func encode(_ value: Float) throws { array.values.append(try options.box(value, parent: path, key: nextKey)) }
+    mutating func encode(_ value: Double) throws { array.values.append(try options.boxDouble(value, parent: path, key: nextKey)) }
+    mutating func encode(_ value: Float) throws { array.values.append(try options.boxFloat(value, parent: path, key: nextKey)) }
     mutating func encode(_ value: Int) throws { array.values.append(.int(value)) }
     mutating func encode(_ value: Int8) throws { array.values.append(.int(Int(value))) }
     mutating func encode(_ value: Int16) throws { array.values.append(.int(Int(value))) }

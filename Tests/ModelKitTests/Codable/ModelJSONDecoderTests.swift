@@ -287,8 +287,8 @@ enum ModelJSONCoderStrategies {
         snake.keyEncoding = .convertToSnakeCase
         settings.append(snake)
         var custom = CoderSettings(name: "custom keys")
-        custom.keyDecoding = .custom { path in AnyCodingKey(stringValue: path.last!.stringValue.uppercased()) }
-        custom.keyEncoding = .custom { path in AnyCodingKey(stringValue: path.last!.stringValue.lowercased()) }
+        custom.keyDecoding = .custom { path in AnyCodingKey(stringValue: String(path.last!.stringValue.dropFirst(2))) }
+        custom.keyEncoding = .custom { path in AnyCodingKey(stringValue: "k_" + path.last!.stringValue) }
         settings.append(custom)
         var seconds = CoderSettings(name: "seconds")
         seconds.dateDecoding = .secondsSince1970
