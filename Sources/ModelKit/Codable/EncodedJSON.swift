@@ -90,7 +90,9 @@ enum EncodedJSON {
 
 /// An array being encoded.
 final class EncodedArray {
-    var values: [EncodedJSON] = []
+    var values: [EncodedJSON]
+
+    init(_ values: [EncodedJSON] = []) { self.values = values }
 }
 
 /// An object being encoded: keys in the order they were first encoded. A key
@@ -112,6 +114,7 @@ final class EncodedObject {
             return
         }
         seen |= bit
+        if members.isEmpty { members.reserveCapacity(16) }
         members.append((key, value))
     }
 }

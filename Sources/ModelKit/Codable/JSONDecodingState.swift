@@ -263,11 +263,50 @@ final class JSONDecodingState {
                 throw corrupted("number \(numberText(at: index)) does not fit in Decimal", parent, key)
             }
             return unsafeBitCast(decimal, to: Value.self)
+        // Arrays of the common scalars, without a decoder and container for each.
+        case ObjectIdentifier([Int].self):
+            return unsafeBitCast(try decodeArray(at: index, parent, key) { try decodeInteger(Int.self, at: $0, $1, $2) }, to: Value.self)
+        case ObjectIdentifier([String].self):
+            return unsafeBitCast(try decodeArray(at: index, parent, key) { try decodeString(at: $0, $1, $2) }, to: Value.self)
+        case ObjectIdentifier([Double].self):
+            return unsafeBitCast(try decodeArray(at: index, parent, key) { try decodeDouble(at: $0, $1, $2) }, to: Value.self)
         default:
             let path = key.map { CodingPathNode(parent: parent, key: $0) } ?? parent
             let keepsKeys = !usesDefaultKeys && type is any StringKeyedDictionaryMarker.Type
             return try Value(from: JSONTapeDecoder(state: self, index: index, keepsKeys: keepsKeys, path: path))
         }
+    }
+
+    /// The elements of the array at `index`, each read by `element` from its entry, path and index.
+    private func decodeArray<Element>(
+        at index: Int, _ parent: CodingPathNode?, _ key: (any CodingKey)?,
+        _ element: (Int, CodingPathNode?, AnyCodingKey) throws -> Element
+    ) throws -> [Element] {
+        guard entries[index].kind == .array else {
+            throw mismatch([Any].self, expected: "an array", at: index, parent, key)
+        }
+        let count = Int(entries[index].count)
+        var elements: [Element] = []
+        elements.reserveCapacity(count)
+        var cursor = index + 1
+        // The array's own step is made only for an error.
+        var path: CodingPathNode? = key == nil ? parent : nil
+        var hasPath = key == nil
+        for position in 0..<count {
+            do {
+                elements.append(try element(cursor, path, AnyCodingKey(intValue: position)))
+            } catch {
+                // The error again, now with the array's own step in its path.
+                if !hasPath, let key {
+                    hasPath = true
+                    path = CodingPathNode(parent: parent, key: key)
+                    elements.append(try element(cursor, path, AnyCodingKey(intValue: position)))
+                }
+                throw error
+            }
+            cursor = indexAfter(cursor)
+        }
+        return elements
     }
 
     private func decodeDate(at index: Int, parent: CodingPathNode?, key: (any CodingKey)?) throws -> Date {
@@ -323,22 +362,24 @@ final class JSONDecodingState {
 }
 
 /// One step of a coding path, linked to the step before it: made only for
-/// values decoded by their own `init(from:)`, so that scalars cost none.
-final class CodingPathNode {
+/// values decoded by their own `init(from:)`, so that scalars cost none. An
+/// encoder is its own step (``JSONTreeEncoder``); a step without a key (the
+/// root, a super encoder's inner encoder) adds nothing to the path.
+class CodingPathNode {
     let parent: CodingPathNode?
-    let key: any CodingKey
+    let key: (any CodingKey)?
 
-    init(parent: CodingPathNode?, key: any CodingKey) {
+    init(parent: CodingPathNode?, key: (any CodingKey)?) {
         self.parent = parent
         self.key = key
     }
 
     /// The path from the root to here.
-    var keys: [any CodingKey] {
+    final var keys: [any CodingKey] {
         var keys: [any CodingKey] = []
         var node: CodingPathNode? = self
         while let current = node {
-            keys.append(current.key)
+            if let key = current.key { keys.append(key) }
             node = current.parent
         }
         return keys.reversed()

@@ -69,13 +69,21 @@ final class JSONEncodingOptions {
         case ObjectIdentifier(Data.self): return try boxData(unsafeBitCast(value, to: Data.self), parent: parent, key: key)
         case ObjectIdentifier(URL.self): return .string(unsafeBitCast(value, to: URL.self).absoluteString)
         case ObjectIdentifier(Decimal.self): return .verbatim(unsafeBitCast(value, to: Decimal.self).description)
+        // Arrays of the common scalars, without an encoder and container for each.
+        case ObjectIdentifier([Int].self): return .array(EncodedArray(unsafeBitCast(value, to: [Int].self).map { .int($0) }))
+        case ObjectIdentifier([String].self):
+            return .array(EncodedArray(unsafeBitCast(value, to: [String].self).map { .string($0) }))
+        case ObjectIdentifier([Double].self):
+            let numbers = unsafeBitCast(value, to: [Double].self)
+            guard numbers.allSatisfy(\.isFinite) else { break }
+            return .array(EncodedArray(numbers.map { .double($0) }))
         default:
-            let path = key.map { CodingPathNode(parent: parent, key: $0) } ?? parent
-            let keepsKeys = !usesDefaultKeys && value is any StringKeyedDictionaryMarker
-            let encoder = JSONTreeEncoder(options: self, path: path, keepsKeys: keepsKeys)
-            try value.encode(to: encoder)
-            return encoder.result
+            break
         }
+        let keepsKeys = !usesDefaultKeys && value is any StringKeyedDictionaryMarker
+        let encoder = JSONTreeEncoder(options: self, parent: parent, key: key, keepsKeys: keepsKeys)
+        try value.encode(to: encoder)
+        return encoder.result
     }
 
     private func boxDate(_ date: Date, parent: CodingPathNode?, key: (any CodingKey)?) throws -> EncodedJSON? {
@@ -94,7 +102,7 @@ final class JSONEncodingOptions {
                 return .string(formatter.string(from: date))
         #endif
         case .custom(let closure):
-            let encoder = JSONTreeEncoder(options: self, path: key.map { CodingPathNode(parent: parent, key: $0) } ?? parent)
+            let encoder = JSONTreeEncoder(options: self, parent: parent, key: key)
             try closure(date, encoder)
             return encoder.result ?? .object(EncodedObject())
         @unknown default:
@@ -109,7 +117,7 @@ final class JSONEncodingOptions {
         case .base64:
             return .string(data.base64EncodedString())
         case .custom(let closure):
-            let encoder = JSONTreeEncoder(options: self, path: key.map { CodingPathNode(parent: parent, key: $0) } ?? parent)
+            let encoder = JSONTreeEncoder(options: self, parent: parent, key: key)
             try closure(data, encoder)
             return encoder.result ?? .object(EncodedObject())
         @unknown default:
@@ -121,7 +129,7 @@ final class JSONEncodingOptions {
     private func encodedByItself(_ value: some Encodable, parent: CodingPathNode?, key: (any CodingKey)?) throws
         -> EncodedJSON?
     {
-        let encoder = JSONTreeEncoder(options: self, path: key.map { CodingPathNode(parent: parent, key: $0) } ?? parent)
+        let encoder = JSONTreeEncoder(options: self, parent: parent, key: key)
         try value.encode(to: encoder)
         return encoder.result
     }

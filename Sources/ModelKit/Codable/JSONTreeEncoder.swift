@@ -1,22 +1,25 @@
 import Foundation
 
 /// The `Encoder` that ``ModelJSONEncoder`` hands to `encode(to:)`: it
-/// collects one value, a scalar or a container, in ``result``.
-final class JSONTreeEncoder: Encoder {
+/// collects one value, a scalar or a container, in ``result``. It is also
+/// the step of the coding path to its value, so that a nested value costs
+/// one object less.
+final class JSONTreeEncoder: CodingPathNode, Encoder {
     let options: JSONEncodingOptions
-    let path: CodingPathNode?
     /// Whether keys are written as they are, whatever the key strategy (a `[String: …]` dictionary).
     let keepsKeys: Bool
     /// The value encoded so far; `nil` when nothing was.
     var result: EncodedJSON?
 
-    init(options: JSONEncodingOptions, path: CodingPathNode?, keepsKeys: Bool = false) {
+    init(options: JSONEncodingOptions, parent: CodingPathNode?, key: (any CodingKey)?, keepsKeys: Bool = false) {
         self.options = options
-        self.path = path
         self.keepsKeys = keepsKeys
+        super.init(parent: parent, key: key)
     }
 
-    var codingPath: [any CodingKey] { path?.keys ?? [] }
+    /// The path to this encoder's value.
+    var path: CodingPathNode? { self }
+    var codingPath: [any CodingKey] { keys }
     var userInfo: [CodingUserInfoKey: Any] { options.userInfo }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
@@ -218,7 +221,7 @@ final class JSONSuperEncoder: Encoder {
     var onFinish: (EncodedJSON) -> Void = { _ in }
 
     init(options: JSONEncodingOptions, path: CodingPathNode) {
-        inner = JSONTreeEncoder(options: options, path: path)
+        inner = JSONTreeEncoder(options: options, parent: path, key: nil)
     }
 
     var codingPath: [any CodingKey] { inner.codingPath }
