@@ -21,8 +21,9 @@ final class JSONTapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
     private var hint: Int
     /// The value entry of each key, first occurrence winning, when in use.
     private var table: [String: Int]?
-    /// The bits (`bit(_:_:)`) of the keys that searches have passed over.
-    private var passed: UInt64 = 0
+    /// The bits (`bit(_:_:_:)`, 128 of them) of the keys that searches have passed over.
+    private var passedLow: UInt64 = 0
+    private var passedHigh: UInt64 = 0
     /// Members passed over by all searches so far; too many, and the table is built.
     private var steps = 0
 
@@ -81,30 +82,33 @@ final class JSONTapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
     /// bytes (escaped or non-ASCII keys) and when searches go on too long.
     private func search(_ key: UnsafeBufferPointer<UInt8>) -> Int? {
         guard memberCount > 0 else { return nil }
+        guard let keyStart = key.baseAddress, !key.isEmpty else { return fromTable(key) }
         for byte in key where byte >= 0x80 { return fromTable(key) }
         let entries = state.entries
         let base = state.base
         let start = hint < end ? hint : first
-        let passedBefore = passed
+        let passedBeforeLow = passedLow
+        let passedBeforeHigh = passedHigh
+        let keyBit = Self.bit(key.count, keyStart[0], keyStart[key.count - 1])
         var member = start
         var wrapped = false
         while true {
             let entry = entries[member]
             if entry.flags != 0 { return fromTable(key) }
             let length = Int(entry.end - entry.start)
-            if length == key.count, length == 0 || memcmp(base + Int(entry.start), key.baseAddress!, length) == 0 {
+            let memberStart = base + Int(entry.start)
+            if length == key.count, Self.same(memberStart, keyStart, count: length) {
                 // The first occurrence wins: one before `start` may have been
                 // passed over by an earlier search for another key.
-                if !wrapped, start != first, passedBefore & Self.bit(length, key.first ?? 0) != 0,
-                    let earlier = earlierOccurrence(of: key, before: start)
-                {
+                let mayRepeat = (keyBit < 64 ? passedBeforeLow >> keyBit : passedBeforeHigh >> (keyBit - 64)) & 1 != 0
+                if !wrapped, start != first, mayRepeat, let earlier = earlierOccurrence(of: key, before: start) {
                     return earlier
                 }
-                passed |= Self.bit(length, key.first ?? 0)
+                remember(keyBit)
                 hint = state.indexAfter(member + 1)
                 return member + 1
             }
-            passed |= Self.bit(length, length == 0 ? 0 : base[Int(entry.start)])
+            if length > 0 { remember(Self.bit(length, memberStart[0], memberStart[length - 1])) }
             steps += 1
             if steps > memberCount * 8 + 64 { return fromTable(key) }
             member = state.indexAfter(member + 1)
@@ -116,10 +120,34 @@ final class JSONTapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
         }
     }
 
-    /// A key's bit in `passed`, from its length and first byte.
     @inline(__always)
-    private static func bit(_ length: Int, _ firstByte: UInt8) -> UInt64 {
-        1 << (UInt64(truncatingIfNeeded: length &* 7 &+ Int(firstByte)) & 63)
+    private func remember(_ bit: UInt64) {
+        if bit < 64 { passedLow |= 1 << bit } else { passedHigh |= 1 << (bit - 64) }
+    }
+
+    /// A key's bit, 0 to 127, from its length and first and last bytes.
+    @inline(__always)
+    private static func bit(_ length: Int, _ firstByte: UInt8, _ lastByte: UInt8) -> UInt64 {
+        let mixed = (UInt64(truncatingIfNeeded: length) &* 0x9E37_79B9 ^ UInt64(firstByte) &* 0x85EB_CA6B ^ UInt64(lastByte)) &* 0xC2B2_AE35
+        return (mixed >> 25) & 127
+    }
+
+    /// Whether the `count` bytes at `first` and `second` are equal; short keys without a call.
+    @inline(__always)
+    private static func same(_ first: UnsafePointer<UInt8>, _ second: UnsafePointer<UInt8>, count: Int) -> Bool {
+        guard count <= 16 else { return memcmp(first, second, count) == 0 }
+        var offset = 0
+        while offset + 8 <= count {
+            guard UnsafeRawPointer(first + offset).loadUnaligned(as: UInt64.self)
+                == UnsafeRawPointer(second + offset).loadUnaligned(as: UInt64.self)
+            else { return false }
+            offset += 8
+        }
+        while offset < count {
+            guard first[offset] == second[offset] else { return false }
+            offset += 1
+        }
+        return true
     }
 
     /// The value entry of the first member before `limit` whose key is `key`.
@@ -129,7 +157,7 @@ final class JSONTapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
         while member < limit {
             let entry = entries[member]
             if Int(entry.end - entry.start) == key.count, entry.flags == 0,
-                key.count == 0 || memcmp(state.base + Int(entry.start), key.baseAddress!, key.count) == 0
+                Self.same(state.base + Int(entry.start), key.baseAddress!, count: key.count)
             {
                 return member + 1
             }

@@ -98,6 +98,14 @@ import Testing
         let value = agree([String: Int].self, "{" + members.joined(separator: ",") + "}")
         #expect(value?.count == 200 && value?["k150"] == 150)
         agree(Profile.Place.self, #"{"point": [1], "a": 1, "b": 2, "c": 3, "zip": "z", "city": "c"}"#)
+        // Many members, some repeated, asked for in another order than the document's.
+        var repeated = (0..<60).map { #""k\#($0 % 45)": \#($0)"# }
+        repeated.shuffle(using: &generator)
+        repeated.append(contentsOf: [#""city": "first""#, #""point": []"#, #""city": "second""#])
+        repeated.shuffle(using: &generator)
+        agree([String: Int?].self, "{" + repeated.joined(separator: ",").replacingOccurrences(of: "\"point\": []", with: "\"point\": null")
+            .replacingOccurrences(of: "\"first\"", with: "1").replacingOccurrences(of: "\"second\"", with: "2") + "}")
+        agree(Profile.Place.self, "{" + repeated.joined(separator: ",") + "}")
     }
 
     @Test func escapedAndNonASCIIKeysMatchByTheirText() {
@@ -108,6 +116,12 @@ import Testing
         agree(Accented.self, #"{"café": 1}"#)
         // Decomposed in the document, precomposed in the type: Swift's strings are equal.
         agree(Accented.self, #"{"cafe\u0301": 2}"#)
+        struct Blank: Codable, Equatable {
+            var blank: Int
+            enum CodingKeys: String, CodingKey { case blank = "" }
+        }
+        agree(Blank.self, #"{"a": 1, "": 2, "": 3}"#)
+        agree([String: Int].self, #"{"": 1, "a": 2}"#)
     }
 
     @Test func malformedDocumentsFailAsInFoundationWithTheReadersMessage() throws {
