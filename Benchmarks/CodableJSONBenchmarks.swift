@@ -5,7 +5,7 @@ import ModelKit
 /// `JSONDecoder` and `JSONEncoder` on the same `Codable` structs, with the
 /// `ModelObject` subclasses declaring the same keys alongside.
 enum CodableJSONBenchmarks {
-    struct Search: Codable {
+    struct Search: Codable, Equatable {
         var statuses: [Status]
     }
 
@@ -95,11 +95,15 @@ enum CodableJSONBenchmarks {
         print("")
     }
 
-    private static func compare<Value: Codable>(
+    private static func compare<Value: Codable & Equatable>(
         _ name: String, data: Data, _ type: Value.Type, model: JSONBenchmarks.TwitterSearch.Type?
     ) {
-        guard let value = try? JSONDecoder().decode(type, from: data) else {
-            print("| \(name) | skipped: JSONDecoder cannot read the document |")
+        // Both sides must give the same values before they are timed.
+        guard let value = try? JSONDecoder().decode(type, from: data),
+            (try? ModelJSONDecoder().decode(type, from: data)) == value,
+            let written = try? ModelJSONEncoder().encode(value), (try? JSONDecoder().decode(type, from: written)) == value
+        else {
+            print("| \(name) | skipped: the coders disagree on the document |")
             return
         }
         var decodeVariants = [

@@ -9,7 +9,6 @@ import Foundation
 /// program rather than reading them (`checkOpen()`).
 final class JSONDecodingState {
     let base: UnsafePointer<UInt8>
-    let byteCount: Int
     let tape: JSONTape
     /// The tape's entries, valid while `tape` is.
     let entries: UnsafeMutablePointer<JSONTape.Entry>
@@ -25,7 +24,6 @@ final class JSONDecodingState {
     init(bytes: UnsafeBufferPointer<UInt8>, tape: JSONTape, options: ModelJSONDecoder) {
         self.reader = JSONReader(bytes, options: JSONReadingOptions(duplicateKeys: .lastWins))
         self.base = reader.base
-        self.byteCount = bytes.count
         self.tape = tape
         self.entries = tape.entries
         self.entryCount = tape.count
@@ -36,6 +34,7 @@ final class JSONDecodingState {
 
     func close() { isOpen = false }
 
+    /// Every read of the document goes through here first.
     @inline(__always)
     func checkOpen() {
         precondition(isOpen, "a Decoder or decoding container of ModelJSONDecoder was used after decode(_:from:) returned")
@@ -129,12 +128,14 @@ final class JSONDecodingState {
     }
 
     func decodeString(at index: Int, _ parent: CodingPathNode?, _ key: (any CodingKey)?) throws -> String {
+        checkOpen()
         guard entries[index].kind == .string else { throw mismatch(String.self, expected: "String", at: index, parent, key) }
         guard let text = string(at: index) else { throw invalidUTF8(at: index, parent, key) }
         return text
     }
 
     func decodeBool(at index: Int, _ parent: CodingPathNode?, _ key: (any CodingKey)?) throws -> Bool {
+        checkOpen()
         switch entries[index].kind {
         case .trueValue: return true
         case .falseValue: return false
@@ -177,6 +178,7 @@ final class JSONDecodingState {
     func decodeInteger<Integer: FixedWidthInteger>(
         _ type: Integer.Type, at index: Int, _ parent: CodingPathNode?, _ key: (any CodingKey)?
     ) throws -> Integer {
+        checkOpen()
         let entry = entries[index]
         guard entry.kind == .number else { throw mismatch(type, expected: "\(type)", at: index, parent, key) }
         if entry.flags & JSONTape.isInteger != 0, let value = smallInteger(entry) {
@@ -196,6 +198,7 @@ final class JSONDecodingState {
     }
 
     func decodeDouble(at index: Int, _ parent: CodingPathNode?, _ key: (any CodingKey)?) throws -> Double {
+        checkOpen()
         let entry = entries[index]
         if entry.kind == .number {
             if entry.flags & JSONTape.isInteger != 0, let value = smallInteger(entry) { return Double(value) }
@@ -212,6 +215,7 @@ final class JSONDecodingState {
     }
 
     func decodeFloat(at index: Int, _ parent: CodingPathNode?, _ key: (any CodingKey)?) throws -> Float {
+        checkOpen()
         let entry = entries[index]
         if entry.kind == .number {
             if entry.flags & JSONTape.isInteger != 0, let value = smallInteger(entry), abs(value) < 1 << 24 {
