@@ -215,6 +215,18 @@ import Testing
         agree(Floats.self, #"{"double": "inf", "float": "-inf", "values": ["nan", 1]}"#, settings)
     }
 
+    @Test func iso8601DatesReadAsInFoundation() {
+        var settings = CoderSettings()
+        settings.dateDecoding = .iso8601
+        for text in [
+            "2020-01-02T03:04:05Z", "2020-01-02T03:04:05.123Z", "2020-01-02T03:04:05+01:00", "2020-01-02T03:04:05.5-07:30",
+            "2020-01-02", "2020-01-02T03:04:05", "bad", "2020-13-02T03:04:05Z",
+        ] {
+            agree([Date].self, "[\"\(text)\"]", settings)
+        }
+        agree([Date].self, "[12.5]", settings)
+    }
+
     @Test func userInfoReachesEveryDecoder() throws {
         var decoder = ModelJSONDecoder()
         decoder.userInfo[Greeting.key] = "hello, "

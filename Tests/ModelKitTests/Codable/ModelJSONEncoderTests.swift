@@ -143,6 +143,21 @@ import Testing
         #expect(String(decoding: try ModelJSONEncoder().encode(Twice()), as: UTF8.self) == #"{"a":3,"b":2}"#)
     }
 
+    /// Compiles only if both coders are `Sendable`: configured once, shared by tasks.
+    @Test func codersAreSendableAndShareable() async throws {
+        var configured = ModelJSONEncoder()
+        configured.outputFormatting = .sortedKeys
+        let encoder = configured
+        let decoder = ModelJSONDecoder()
+        let results = try await withThrowingTaskGroup(of: [Int].self) { group in
+            for index in 0..<4 {
+                group.addTask { try decoder.decode([Int].self, from: encoder.encode([index, index])) }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(results.count == 4 && results.allSatisfy { $0[0] == $0[1] })
+    }
+
     @Test func userInfoReachesEveryEncoder() throws {
         var encoder = ModelJSONEncoder()
         encoder.userInfo[Greeting.key] = "hi "
