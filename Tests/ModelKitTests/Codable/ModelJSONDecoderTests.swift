@@ -183,6 +183,23 @@ import Testing
         agree([Int: String].self, #"{"x": "1"}"#)
     }
 
+    @Test func nestingPastTheReadersLimitIsRefused() throws {
+        /// Nested arrays, read one unkeyed container per level.
+        struct Nest: Decodable {
+            var depth: Int
+            init(from decoder: any Decoder) throws {
+                var container = try decoder.unkeyedContainer()
+                depth = container.isAtEnd ? 1 : try container.decode(Nest.self).depth + 1
+            }
+        }
+        let deepest = String(repeating: "[", count: 512) + String(repeating: "]", count: 512)
+        #expect(try ModelJSONDecoder().decode(Nest.self, from: Data(deepest.utf8)).depth == 512)
+        let tooDeep = "[" + deepest + "]"
+        let error = #expect(throws: DecodingError.self) { try ModelJSONDecoder().decode(Nest.self, from: Data(tooDeep.utf8)) }
+        guard case .dataCorrupted(let context) = error else { return }
+        #expect((context.underlyingError as? ModelError)?.code == .nestingTooDeep)
+    }
+
     @Test func stringsAreCheckedForUTF8WhenRead() throws {
         var bad = Data(#"{"text": "ab", "other": "cd"}"#.utf8)
         bad[11] = 0xFF  // inside "ab"
