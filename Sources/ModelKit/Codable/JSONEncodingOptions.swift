@@ -68,7 +68,17 @@ final class JSONEncodingOptions {
         case ObjectIdentifier(Date.self): return try boxDate(unsafeBitCast(value, to: Date.self), parent: parent, key: key)
         case ObjectIdentifier(Data.self): return try boxData(unsafeBitCast(value, to: Data.self), parent: parent, key: key)
         case ObjectIdentifier(URL.self): return .string(unsafeBitCast(value, to: URL.self).absoluteString)
-        case ObjectIdentifier(Decimal.self): return .verbatim(unsafeBitCast(value, to: Decimal.self).description)
+        case ObjectIdentifier(Decimal.self):
+            let decimal = unsafeBitCast(value, to: Decimal.self)
+            guard !decimal.isNaN else {
+                let path = codingPath(parent, key)
+                let message = "JSON cannot represent the Decimal NaN"
+                throw EncodingError.invalidValue(
+                    decimal,
+                    EncodingError.Context(
+                        codingPath: path, debugDescription: path.isEmpty ? message : "\(ModelKeyPath(codingPath: path)): \(message)"))
+            }
+            return .verbatim(decimal.description)
         // Arrays of the common scalars, without an encoder and container for each.
         case ObjectIdentifier([Int].self): return .array(EncodedArray(unsafeBitCast(value, to: [Int].self).map { .int($0) }))
         case ObjectIdentifier([String].self):

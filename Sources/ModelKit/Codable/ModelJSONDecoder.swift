@@ -56,7 +56,11 @@ public struct ModelJSONDecoder: Sendable {
 
     /// The value of `type` that the JSON text in `bytes` holds.
     func decode<Value: Decodable>(_ type: Value.Type, from bytes: UnsafeBufferPointer<UInt8>) throws -> Value {
-        var reader = JSONReader(bytes, options: JSONReadingOptions(duplicateKeys: .lastWins))
+        guard bytes.count <= JSONTape.maximumBytes else {
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(codingPath: [], debugDescription: "JSON documents larger than 4 GiB are not supported"))
+        }
+        let reader = JSONReader(bytes, options: JSONReadingOptions(duplicateKeys: .lastWins))
         let tape = JSONTape(capacity: bytes.count / 16)
         guard reader.buildTape(tape) else {
             var strict = JSONReader(bytes, options: JSONReadingOptions(duplicateKeys: .lastWins))

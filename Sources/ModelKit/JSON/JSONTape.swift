@@ -102,16 +102,17 @@ extension JSONReader {
     /// Builds the tape of the whole input, which must be one JSON text (after
     /// an optional byte order mark) followed only by whitespace, validated as
     /// strictly as ``readDocument()`` does, except that a repeated key is
-    /// allowed and that the UTF-8 of strings is left to whoever reads them
+    /// allowed and that the UTF-8 of strings and the range of numbers are
+    /// left to whoever reads them, as `JSONDecoder` does
     /// (``JSONTape/hasNonASCII`` marks the strings to check).
     /// - Returns: `false` when the input is not such a text (or the fast scan
     ///   is unsure); ``readDocument()`` then tells what is wrong.
-    mutating func buildTape(_ tape: JSONTape) -> Bool {
+    func buildTape(_ tape: JSONTape) -> Bool {
         guard count <= JSONTape.maximumBytes else { return false }
         return tape.write { writer in buildTape(&writer) }
     }
 
-    private mutating func buildTape(_ tape: inout JSONTape.Writer) -> Bool {
+    private func buildTape(_ tape: inout JSONTape.Writer) -> Bool {
         var index = 0
         if count >= 3, base[0] == 0xEF, base[1] == 0xBB, base[2] == 0xBF { index = 3 }
         var open: [Int] = []
@@ -159,15 +160,9 @@ extension JSONReader {
                 tape.append(JSONTape.Entry(start: index, end: index + 4, count: 0, kind: .null, flags: 0))
                 index += 4
             case JSONByte.minus, JSONByte.zero...JSONByte.nine:
-                var end: Int
-                if let scanned = scanNumber(at: index) {
-                    end = scanned
-                } else {
-                    // Unsure (a large exponent): the reader decides.
-                    position = index
-                    guard (try? readNumber()) != nil else { return false }
-                    end = position
-                }
+                // The fast scan is unsure of large exponents: the grammar
+                // alone decides here, the range when the number is read.
+                guard let end = scanNumber(at: index) ?? numberEnd(at: index) else { return false }
                 var flags = JSONTape.isInteger
                 for offset in index..<end where base[offset] &- JSONByte.zero >= 10 && base[offset] != JSONByte.minus {
                     flags = 0
@@ -203,6 +198,31 @@ extension JSONReader {
             index = whitespaceEnd(from: index)
             return index == count
         }
+    }
+
+    /// The end of the number at `index` by RFC 8259's grammar alone, or `nil`.
+    private func numberEnd(at index: Int) -> Int? {
+        var cursor = index
+        if base[cursor] == JSONByte.minus { cursor += 1 }
+        guard cursor < count, isDigit(base[cursor]) else { return nil }
+        if base[cursor] == JSONByte.zero {
+            cursor += 1
+            if cursor < count, isDigit(base[cursor]) { return nil }
+        } else {
+            cursor = skipDigits(from: cursor + 1)
+        }
+        if cursor < count, base[cursor] == JSONByte.period {
+            cursor += 1
+            guard cursor < count, isDigit(base[cursor]) else { return nil }
+            cursor = skipDigits(from: cursor + 1)
+        }
+        if cursor < count, base[cursor] | 0x20 == JSONByte.lowerE {
+            cursor += 1
+            if cursor < count, base[cursor] == JSONByte.minus || base[cursor] == JSONByte.plus { cursor += 1 }
+            guard cursor < count, isDigit(base[cursor]) else { return nil }
+            cursor = skipDigits(from: cursor)
+        }
+        return cursor
     }
 
     /// Adds the key whose quote should be at `index`; returns the index after the colon that follows.

@@ -133,6 +133,9 @@ import Testing
         // Foundation checks numbers and escapes when a value is read: read them.
         for json in ["[01]", "[1.]", "[-]", "[1e999]", "[2e400]"] { agree([Double].self, json) }
         for json in [#"["\q"]"#, #"["\ud800"]"#, #"["\u12"]"#] { agree([String].self, json) }
+        // A number too large for a Double fails where it is read, not in a member no type reads.
+        #expect(agree(SomeScalars.self, #"{"int": 1, "junk": [1e400, -2E+999]}"#)?.int == 1)
+        agree(SomeScalars.self, #"{"int": 1, "double": 1e400}"#)
         // Trailing commas: JSONDecoder on Linux accepts them; RFC 8259 and ModelKit do not.
         #expect(throws: DecodingError.self) { try ModelJSONDecoder().decode([Int].self, from: Data("[1,]".utf8)) }
         let error = #expect(throws: DecodingError.self) {

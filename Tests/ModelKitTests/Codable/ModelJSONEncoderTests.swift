@@ -125,6 +125,8 @@ import Testing
         guard case .invalidValue(_, let context) = error else { return }
         #expect(context.codingPath.map(\.stringValue) == ["values", "k", "1"])
         #expect(context.debugDescription == "values.k[1]: JSON cannot represent the Double nan")
+        let decimal = #expect(throws: EncodingError.self) { try ModelJSONEncoder().encode(["d": Decimal.nan]) }
+        #expect(debugDescription(decimal!) == "d: JSON cannot represent the Decimal NaN")
         struct Nothing: Encodable { func encode(to encoder: any Encoder) throws {} }
         #expect(throws: EncodingError.self) { try ModelJSONEncoder().encode(Nothing()) }
         #expect(try ModelJSONEncoder().encode([Nothing()]) == Data("[{}]".utf8))
