@@ -98,27 +98,22 @@ final class JSONDecodingState {
             DecodingError.Context(codingPath: path, debugDescription: message(path, text), underlyingError: underlying))
     }
 
-    /// The error for the string at `index`, which is not well-formed UTF-8:
-    /// the reader's, with the offset of the first bad byte.
-    func invalidUTF8(at index: Int, _ parent: CodingPathNode?, _ key: (any CodingKey)?) -> DecodingError {
-        let start = Int(entries[index].start)
-        let offset = reader.firstInvalidUTF8(from: start, to: Int(entries[index].end)) ?? start
-        let failure = reader.invalidUTF8Error(at: offset)
-        return corrupted("\(failure.message) at \(failure.location.map(\.description) ?? "")", parent, key, underlying: failure)
-    }
-
     // MARK: - Scalars
 
-    /// The text of the string whose entry is at `index`; `nil` when it is not well-formed UTF-8.
+    /// The text of the string whose entry is at `index`, read by the reader's
+    /// rules (escapes, control characters, UTF-8), which the tape left to here.
     @inline(__always)
-    func string(at index: Int) -> String? {
+    func readString(at index: Int) throws(ModelError) -> String {
         let entry = entries[index]
         let bytes = UnsafeBufferPointer(start: base + Int(entry.start), count: Int(entry.end - entry.start))
         if entry.flags == 0 { return String(decoding: bytes, as: UTF8.self) }
-        if entry.flags == JSONTape.hasNonASCII { return String(validating: bytes, as: UTF8.self) }
+        if entry.flags == JSONTape.hasNonASCII, let text = String(validating: bytes, as: UTF8.self) { return text }
         reader.position = Int(entry.start) - 1
-        return try? reader.readString()
+        return try reader.readString()
     }
+
+    /// The text of the string at `index`, or `nil` when it breaks the reader's rules.
+    func string(at index: Int) -> String? { try? readString(at: index) }
 
     /// The text of a key, ill-formed UTF-8 repaired: it then matches no coding key.
     func key(at index: Int) -> String {
@@ -127,11 +122,34 @@ final class JSONDecodingState {
         return String(decoding: UnsafeBufferPointer(start: base + Int(entry.start), count: Int(entry.end - entry.start)), as: UTF8.self)
     }
 
+    /// Reads every key of the object at `index` that has escapes or control
+    /// characters, as JSONDecoder reads the keys of an object it opens: a
+    /// key that breaks the reader's rules fails the object.
+    func checkKeys(ofObjectAt index: Int, _ path: CodingPathNode?) throws {
+        var member = index + 1
+        let end = Int(entries[index].end)
+        while member < end {
+            if entries[member].flags & JSONTape.hasEscapes != 0 {
+                do {
+                    _ = try readString(at: member)
+                } catch {
+                    let location = error.location.map { " at \($0)" } ?? ""
+                    throw corrupted("in a key: " + error.message + location, path, nil, underlying: error)
+                }
+            }
+            member = indexAfter(member + 1)
+        }
+    }
+
     func decodeString(at index: Int, _ parent: CodingPathNode?, _ key: (any CodingKey)?) throws -> String {
         checkOpen()
         guard entries[index].kind == .string else { throw mismatch(String.self, expected: "String", at: index, parent, key) }
-        guard let text = string(at: index) else { throw invalidUTF8(at: index, parent, key) }
-        return text
+        do {
+            return try readString(at: index)
+        } catch {
+            let location = error.location.map { " at \($0)" } ?? ""
+            throw corrupted(error.message + location, parent, key, underlying: error)
+        }
     }
 
     func decodeBool(at index: Int, _ parent: CodingPathNode?, _ key: (any CodingKey)?) throws -> Bool {

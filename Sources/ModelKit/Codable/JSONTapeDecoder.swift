@@ -19,6 +19,7 @@ struct JSONTapeDecoder: Decoder {
         guard state.entries[index].kind == .object else {
             throw state.mismatch([String: Any].self, expected: "an object", at: index, path, nil)
         }
+        if state.entries[index].flags & JSONTape.hasEscapedKeys != 0 { try state.checkKeys(ofObjectAt: index, path) }
         return KeyedDecodingContainer(
             JSONTapeKeyedContainer<Key>(state: state, index: index, path: path, keepsKeys: keepsKeys))
     }

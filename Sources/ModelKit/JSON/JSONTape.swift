@@ -33,7 +33,8 @@ final class JSONTape {
         /// A container's elements or members.
         var count: UInt32
         var kind: Kind
-        /// For a string, ``JSONTape/hasEscapes`` and ``JSONTape/hasNonASCII``;
+        /// For a string, ``JSONTape/hasEscapes`` (escapes or control
+        /// characters: the reader's rules apply) and ``JSONTape/hasNonASCII``;
         /// for a number, ``JSONTape/isInteger``.
         var flags: UInt8
 
@@ -50,6 +51,8 @@ final class JSONTape {
     static let hasEscapes: UInt8 = 1
     static let hasNonASCII: UInt8 = 2
     static let isInteger: UInt8 = 1
+    /// For an object: some key has escapes or control characters.
+    static let hasEscapedKeys: UInt8 = 1
     /// The largest document a tape can index.
     static let maximumBytes = Int(UInt32.max)
 
@@ -102,9 +105,9 @@ extension JSONReader {
     /// Builds the tape of the whole input, which must be one JSON text (after
     /// an optional byte order mark) followed only by whitespace, validated as
     /// strictly as ``readDocument()`` does, except that a repeated key is
-    /// allowed and that the UTF-8 of strings and the range of numbers are
-    /// left to whoever reads them, as `JSONDecoder` does
-    /// (``JSONTape/hasNonASCII`` marks the strings to check).
+    /// allowed and that the contents of strings (escapes, control
+    /// characters, UTF-8) and the range of numbers are left to whoever reads
+    /// them, as `JSONDecoder` does.
     /// - Returns: `false` when the input is not such a text (or the fast scan
     ///   is unsure); ``readDocument()`` then tells what is wrong.
     func buildTape(_ tape: JSONTape) -> Bool {
@@ -136,7 +139,7 @@ extension JSONReader {
                     index += 1
                     tape.entries[open.removeLast()].end = UInt32(truncatingIfNeeded: tape.count)
                 } else if isObject {
-                    guard let next = tapeKey(at: index, into: &tape) else { return false }
+                    guard let next = tapeKey(at: index, into: &tape, object: open[open.count - 1]) else { return false }
                     index = next
                     continue value
                 } else {
@@ -185,7 +188,7 @@ extension JSONReader {
                 if next == JSONByte.comma {
                     index = whitespaceEnd(from: index + 1)
                     if isObject {
-                        guard let afterKey = tapeKey(at: index, into: &tape) else { return false }
+                        guard let afterKey = tapeKey(at: index, into: &tape, object: top) else { return false }
                         index = afterKey
                     }
                     continue value
@@ -225,11 +228,15 @@ extension JSONReader {
         return cursor
     }
 
-    /// Adds the key whose quote should be at `index`; returns the index after the colon that follows.
+    /// Adds the key whose quote should be at `index`, of the object whose
+    /// entry is `object`; returns the index after the colon that follows.
     @inline(__always)
-    private func tapeKey(at index: Int, into tape: inout JSONTape.Writer) -> Int? {
+    private func tapeKey(at index: Int, into tape: inout JSONTape.Writer, object: Int) -> Int? {
         guard index < count, base[index] == JSONByte.quote, let end = tapeString(at: index, into: &tape) else {
             return nil
+        }
+        if tape.entries[tape.count - 1].flags & JSONTape.hasEscapes != 0 {
+            tape.entries[object].flags |= JSONTape.hasEscapedKeys
         }
         let colon = whitespaceEnd(from: end)
         guard colon < count, base[colon] == JSONByte.colon else { return nil }
@@ -237,6 +244,10 @@ extension JSONReader {
     }
 
     /// Adds the string whose quote is at `index`; returns the index after its closing quote.
+    ///
+    /// Only the end of the string is found here: escapes, control characters
+    /// and UTF-8 are checked when the string is read (``JSONTape/hasEscapes``
+    /// marks strings that need the reader's full rules).
     @inline(__always)
     private func tapeString(at index: Int, into tape: inout JSONTape.Writer) -> Int? {
         let start = index + 1
@@ -248,14 +259,18 @@ extension JSONReader {
             guard cursor < count else { return nil }
             let byte = base[cursor]
             if byte == JSONByte.quote {
-                // UTF-8 is checked when the string is read, as JSONDecoder does.
                 if highBits & 0x80 != 0 { flags |= JSONTape.hasNonASCII }
                 tape.append(JSONTape.Entry(start: start, end: cursor, count: 0, kind: .string, flags: flags))
                 return cursor + 1
             }
-            guard byte == JSONByte.backslash, let next = scanEscape(at: cursor) else { return nil }
             flags |= JSONTape.hasEscapes
-            cursor = next
+            // A control character; or a backslash and the byte it escapes,
+            // and for `\u` the four bytes after it, as JSONDecoder steps over them.
+            if byte != JSONByte.backslash {
+                cursor += 1
+            } else {
+                cursor += cursor + 1 < count && base[cursor + 1] == UInt8(ascii: "u") ? 6 : 2
+            }
         }
     }
 }

@@ -214,6 +214,11 @@ import Testing
         unread[25] = 0xFF
         #expect(try ModelJSONDecoder().decode(SomeScalars.self, from: unread).text == "ab")
         #expect(try JSONDecoder().decode(SomeScalars.self, from: unread).text == "ab")
+        // So are escapes and control characters.
+        #expect(agree(SomeScalars.self, "{\"int\": 1, \"junk\": [\"a\\qb\u{1}\", \"\\ud800\"]}")?.int == 1)
+        agree(SomeScalars.self, "{\"int\": 1, \"text\": \"a\\qb\"}")
+        agree(SomeScalars.self, "{\"int\": 1, \"text\": \"a\tb\"}")
+        agree(SomeScalars.self, "{\"int\": 1, \"j\\qunk\": 2}")
     }
 
     @Test(arguments: ModelJSONCoderStrategies.all)

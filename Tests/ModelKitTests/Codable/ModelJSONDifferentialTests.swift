@@ -88,9 +88,15 @@ import Testing
             "float": ["0.1", "3.4028235e38", "3.5e38", "1e-50", "16777217", "\"x\""],
             "double": ["0.1", "1e308", "-2.5E-3", "5e-324", "123456789012345678901234567890", "[]", "{}"],
             "flag": ["true", "false", "0", "null"],
-            "text": [#""plain""#, #""esc\"aped\n\u00e9\ud83d\ude00""#, #""日本""#, "12", "null", #""\/""#],
+            "text": [
+                #""plain""#, #""esc\"aped\n\u00e9\ud83d\ude00""#, #""日本""#, "12", "null", #""\/""#, #""bad\q""#,
+                "\"tab\there\"", #""\udc00""#,
+            ],
         ]
-        let junk = ["1", "\"j\"", "[1, [2, {\"x\": null}]]", "{\"a\": {\"b\": [true, false]}}", "null", "-0.5e-3"]
+        let junk = [
+            "1", "\"j\"", "[1, [2, {\"x\": null}]]", "{\"a\": {\"b\": [true, false]}}", "null", "-0.5e-3", #""\q\u12""#,
+            "1e999", "{\"k\\q\": 1}",
+        ]
         func space() -> String { ["", " ", "\n  ", "\t"].randomElement(using: &generator)! }
         var members: [String] = []
         for (key, values) in candidates where Int.random(in: 0..<4, using: &generator) > 0 {
