@@ -20,9 +20,13 @@ import Foundation
 /// - The grammar is RFC 8259's, strictly: no trailing commas (Foundation on
 ///   Linux accepts `{"a":1,}`), nesting past 512 levels refused.
 /// - Text must be UTF-8 (an optional byte order mark is skipped);
-///   Foundation also detects UTF-16 and UTF-32. As in Foundation, a string
-///   is checked for ill-formed UTF-8 when a type reads it, not before, so a
-///   member no type asks for is only checked for JSON's grammar.
+///   Foundation also detects UTF-16 and UTF-32.
+///
+/// As in Foundation, the whole document's structure is checked before
+/// anything is decoded, but a string's contents (escapes, control
+/// characters, UTF-8) and a number's range only when a type reads that
+/// value (or, for keys, opens that object): a member no type asks for is
+/// checked for JSON's grammar alone.
 ///
 /// Errors are Swift's `DecodingError`, as `Decodable` callers expect, with
 /// the coding path of the value that failed. The debug description names
