@@ -98,23 +98,34 @@ final class EncodedArray {
 /// An object being encoded: keys in the order they were first encoded. A key
 /// encoded again replaces its value, as in `JSONEncoder`.
 final class EncodedObject {
-    /// One array, not two, so that adding a member is one access to the object.
-    var members: [(key: String, value: EncodedJSON)] = []
-    /// One bit per key, by length and first byte: only a key whose bit is
-    /// already set can be a repeat, and only then are the keys compared.
-    private var seen: UInt64 = 0
+    /// The members and what `set` needs, in one stored value, so that adding
+    /// a member is one access to the object (each is checked at run time).
+    private var storage = Storage()
+
+    struct Storage {
+        var members: [(key: String, value: EncodedJSON)] = []
+        /// One bit per key, by length and first byte: only a key whose bit is
+        /// already set can be a repeat, and only then are the keys compared.
+        var seen: UInt64 = 0
+
+        mutating func set(_ value: EncodedJSON, forKey key: String) {
+            let utf8 = key.utf8
+            let bit: UInt64 = 1 << ((UInt64(utf8.count) &* 5 &+ UInt64(utf8.first ?? 0)) & 63)
+            if seen & bit != 0, let position = members.firstIndex(where: { $0.key == key }) {
+                members[position].value = value
+                return
+            }
+            seen |= bit
+            if members.isEmpty { members.reserveCapacity(16) }
+            members.append((key, value))
+        }
+    }
 
     init() {}
 
+    var members: [(key: String, value: EncodedJSON)] { storage.members }
+
     func set(_ value: EncodedJSON, forKey key: String) {
-        let utf8 = key.utf8
-        let bit: UInt64 = 1 << ((UInt64(utf8.count) &* 5 &+ UInt64(utf8.first ?? 0)) & 63)
-        if seen & bit != 0, let position = members.firstIndex(where: { $0.key == key }) {
-            members[position].value = value
-            return
-        }
-        seen |= bit
-        if members.isEmpty { members.reserveCapacity(16) }
-        members.append((key, value))
+        storage.set(value, forKey: key)
     }
 }
