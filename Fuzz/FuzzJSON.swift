@@ -16,12 +16,18 @@ import Foundation
 //   ModelValue, or both fail with the same error: so the members it keeps as
 //   their JSON text read back as the values parsing them gives; both write
 //   JSON of the same value, and the direct path's text is a fixed point
-//   (its unknown members are written back byte for byte).
+//   (its unknown members are written back byte for byte);
+// - the same document as a [String: Any] dictionary decodes the same way on
+//   the direct dictionary path and through ModelValue;
+// - a model that decodes, with cycles and shared models added as the input's
+//   bytes say, survives JSON, both property lists and dictionaries with both
+//   reference policies: equivalent, with the same number of distinct models.
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzJSON(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     let bytes = UnsafeRawBufferPointer(start: start, count: count)
     checkModelPaths(Data(bytes))
+    checkDictionaryPaths(Data(bytes))
     let options = JSONReadingOptions(maximumDepth: 64, duplicateKeys: count % 2 == 0 ? .reject : .lastWins)
     let validated = Result { try ModelValue.validateJSON(Data(bytes), options: options) }
     let value: ModelValue
@@ -107,6 +113,7 @@ func checkModelPaths(_ data: Data) {
         guard fast.modelValue == reference.modelValue, !fast.hasAnyChanges else {
             fatalError("direct decoding differs:\n\(fast.modelValue)\n\(reference.modelValue)")
         }
+
         for options in [JSONWritingOptions.compact, .pretty, .sorted] {
             let written = Result { try fast.jsonData(options: options) }
             let referenceWritten = Result { try ModelValue.object(reference.encodedRoot()).jsonData(options: options) }
@@ -120,11 +127,93 @@ func checkModelPaths(_ data: Data) {
             default: fatalError("direct encoding differs: \(written) \(referenceWritten)")
             }
         }
+        checkGraph(reference.copy(), shape: data.last ?? 0)
     case (.failure(let fast), .failure(let reference)):
         guard "\(fast)" == "\(reference)" else {
             fatalError("errors differ:\n\(fast)\n\(reference)")
         }
     default:
         fatalError("one path failed: \(direct) \(throughValue)")
+    }
+}
+
+/// The direct dictionary path against the ModelValue path, on the document as a dictionary.
+func checkDictionaryPaths(_ data: Data) {
+    guard case .object(let members)? = try? ModelValue(json: data, options: JSONReadingOptions(maximumDepth: 64)) else {
+        return
+    }
+    let dictionary = PropertyListBridge.dictionary(from: members)
+    let direct = Result { try FuzzNote(dictionary: dictionary) }
+    let throughValue = Result { try FuzzNote(modelValue: .object(PropertyListBridge.members(of: dictionary))) }
+    switch (direct, throughValue) {
+    case (.success(let fast), .success(let reference)):
+        guard fast.isEquivalent(to: reference), !fast.hasAnyChanges else {
+            fatalError("direct dictionary decoding differs:\n\(fast)\n\(reference)")
+        }
+    case (.failure(let fast), .failure(let reference)):
+        guard "\(fast)" == "\(reference)" else { fatalError("dictionary errors differ:\n\(fast)\n\(reference)") }
+    default:
+        fatalError("one dictionary path failed: \(direct) \(throughValue)")
+    }
+}
+
+/// The distinct models reachable from `root`, without recursion.
+func distinctModels(_ root: FuzzNote) -> [FuzzNote] {
+    var seen = Set<ObjectIdentifier>()
+    var found: [FuzzNote] = []
+    var stack = [root]
+    while let note = stack.popLast() {
+        guard seen.insert(ObjectIdentifier(note)).inserted else { continue }
+        found.append(note)
+        if let child = note.child { stack.append(child) }
+        stack.append(contentsOf: note.children)
+    }
+    return found
+}
+
+/// Adds cycles and shared models to `root` as `shape`'s bits say, checks
+/// that every format keeps the graph, then breaks the cycles again.
+func checkGraph(_ root: FuzzNote, shape: UInt8) {
+    let models = distinctModels(root)
+    guard models.count < 64 else { return }
+    // Formats that cannot hold the model as it is (XML and text it cannot
+    // carry, say) are not asked to hold it with cycles either.
+    let xmlHoldsIt = (try? root.propertyListData(format: .xml)) != nil
+    let last = models[models.count - 1]
+    if shape & 1 != 0 { last.child = root }  // a cycle through the whole chain
+    if shape & 2 != 0 { last.children.append(last) }  // a model inside itself
+    if shape & 4 != 0, models.count > 1 { root.children.append(models[1]) }  // shared
+    if shape & 8 != 0 { root.children.append(contentsOf: [last, last]) }  // shared twice
+    defer { distinctModels(root).forEach { $0.child = nil; $0.children = [] } }
+    let count = distinctModels(root).count
+    for references in [ReferencePolicy.cycles, .shared] {
+        let forms: [(String, () throws -> FuzzNote)] = [
+            ("json", { try FuzzNote(json: root.jsonData(options: JSONWritingOptions(references: references))) }),
+            ("sorted", {
+                try FuzzNote(json: root.jsonData(options: JSONWritingOptions(sortedKeys: true, references: references)))
+            }),
+            ("xml", { try FuzzNote(propertyList: root.propertyListData(format: .xml, references: references)) }),
+            ("binary", { try FuzzNote(propertyList: root.propertyListData(format: .binary, references: references)) }),
+            ("dictionary", { try FuzzNote(dictionary: root.dictionary(references: references)) }),
+        ]
+        for (name, roundTrip) in forms where name != "xml" || xmlHoldsIt {
+            let back: FuzzNote
+            do {
+                back = try roundTrip()
+            } catch {
+                // Models nested past the limit are refused, in every format alike.
+                if let error = error as? ModelError, error.code == .nestingTooDeep { continue }
+                fatalError("\(name), \(references): a graph failed to round-trip: \(error)")
+            }
+            defer { distinctModels(back).forEach { $0.child = nil; $0.children = [] } }
+            guard back.isEquivalent(to: root) else { fatalError("\(name), \(references): not equivalent") }
+            let backCount = distinctModels(back).count
+            if references == .shared, backCount != count {
+                fatalError("\(name): \(count) models became \(backCount)")
+            }
+            if references == .cycles, backCount < count {
+                fatalError("\(name): \(count) models became \(backCount), fewer with copies")
+            }
+        }
     }
 }

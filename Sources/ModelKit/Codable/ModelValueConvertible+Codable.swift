@@ -14,6 +14,8 @@
 /// when it has them, win. Decoding errors name the key path the ModelKit way
 /// (`address.zip: expected String, found 12`) as ``ModelError``s.
 extension ModelValueConvertible where Self: Codable {
+    /// Reads a value of this type from its saved form.
+    /// - Throws: ``ModelError`` when `modelValue` is not such a value.
     public init(modelValue: ModelValue) throws {
         do {
             self = try ModelValueDecoder().decode(Self.self, from: modelValue)
@@ -40,6 +42,8 @@ extension ModelValueConvertible where Self: Codable {
 /// value as their saved form, as before they were `Codable`: this is the more
 /// specific of the two defaults.
 extension ModelValueConvertible where Self: RawRepresentable & Codable, RawValue: ModelValueConvertible {
+    /// Reads a value of this type from its saved form.
+    /// - Throws: ``ModelError`` when `modelValue` is not such a value.
     public init(modelValue: ModelValue) throws {
         let raw = try RawValue(modelValue: modelValue)
         guard let value = Self(rawValue: raw) else {
@@ -50,5 +54,6 @@ extension ModelValueConvertible where Self: RawRepresentable & Codable, RawValue
         self = value
     }
 
+    /// The saved form of this value.
     public var modelValue: ModelValue { rawValue.modelValue }
 }

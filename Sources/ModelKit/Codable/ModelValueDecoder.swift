@@ -16,6 +16,7 @@ public struct ModelValueDecoder {
     /// Values handed to every `init(from:)` through `Decoder.userInfo`.
     public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
 
+    /// Creates a coder with no user info.
     public init() {}
 
     /// The value of `type` that `value` holds.

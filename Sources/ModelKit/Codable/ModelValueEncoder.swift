@@ -20,6 +20,7 @@ public struct ModelValueEncoder {
     /// Values handed to every `encode(to:)` through `Encoder.userInfo`.
     public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
 
+    /// Creates a coder with no user info.
     public init() {}
 
     /// The model value of `value`.

@@ -10,6 +10,7 @@ extension Optional: ModelValueConvertible where Wrapped: ModelValueConvertible {
         }
     }
 
+    /// The saved form of this value.
     public var modelValue: ModelValue {
         switch self {
         case .none: .null
@@ -37,14 +38,18 @@ extension Array: ModelValueConvertible where Element: ModelValueConvertible {
         self = result
     }
 
+    /// The saved form of this value.
     public var modelValue: ModelValue { .array(map(\.modelValue)) }
 }
 
 extension ContiguousArray: ModelValueConvertible where Element: ModelValueConvertible {
+    /// Reads a value of this type from its saved form.
+    /// - Throws: ``ModelError`` when `modelValue` is not such a value.
     public init(modelValue: ModelValue) throws {
         self.init(try [Element](modelValue: modelValue))
     }
 
+    /// The saved form of this value.
     public var modelValue: ModelValue { .array(map(\.modelValue)) }
 }
 

@@ -44,12 +44,16 @@ public protocol ModelValueConvertible: Equatable {
 }
 
 extension ModelValueConvertible {
+    /// Reads a value of this type from its saved form, as ``init(modelValue:)`` does.
     public static func decoded(from modelValue: ModelValue) throws -> Self {
         try Self(modelValue: modelValue)
     }
 }
 
 extension ModelValue: ModelValueConvertible {
+    /// Reads a value of this type from its saved form.
+    /// - Throws: ``ModelError`` when `modelValue` is not such a value.
     public init(modelValue: ModelValue) throws { self = modelValue }
+    /// The saved form of this value.
     public var modelValue: ModelValue { self }
 }

@@ -1,6 +1,8 @@
 import Foundation
 
 extension Bool: ModelValueConvertible {
+    /// Reads a value of this type from its saved form.
+    /// - Throws: ``ModelError`` when `modelValue` is not such a value.
     public init(modelValue: ModelValue) throws {
         guard case .bool(let value) = modelValue else {
             throw ModelError.typeMismatch(expected: "Bool", found: modelValue)
@@ -8,10 +10,13 @@ extension Bool: ModelValueConvertible {
         self = value
     }
 
+    /// The saved form of this value.
     public var modelValue: ModelValue { .bool(self) }
 }
 
 extension String: ModelValueConvertible {
+    /// Reads a value of this type from its saved form.
+    /// - Throws: ``ModelError`` when `modelValue` is not such a value.
     public init(modelValue: ModelValue) throws {
         guard case .string(let value) = modelValue else {
             throw ModelError.typeMismatch(expected: "String", found: modelValue)
@@ -19,12 +24,16 @@ extension String: ModelValueConvertible {
         self = value
     }
 
+    /// The saved form of this value.
     public var modelValue: ModelValue { .string(self) }
 }
 
 /// Integers accept integers, and floating-point numbers with no fractional part.
 extension ModelValueConvertible where Self: FixedWidthInteger {
+    /// Reads a value of this type from its saved form.
+    /// - Throws: ``ModelError`` when `modelValue` is not such a value.
     public init(modelValue: ModelValue) throws { self = try IntegerConversion.value(from: modelValue) }
+    /// The saved form of this value.
     public var modelValue: ModelValue { IntegerConversion.modelValue(of: self) }
 }
 
@@ -32,7 +41,10 @@ extension ModelValueConvertible where Self: FixedWidthInteger {
 /// library's): more specific than the `Codable` default, so integers keep
 /// their own conversion.
 extension ModelValueConvertible where Self: FixedWidthInteger & Codable {
+    /// Reads a value of this type from its saved form.
+    /// - Throws: ``ModelError`` when `modelValue` is not such a value.
     public init(modelValue: ModelValue) throws { self = try IntegerConversion.value(from: modelValue) }
+    /// The saved form of this value.
     public var modelValue: ModelValue { IntegerConversion.modelValue(of: self) }
 }
 
@@ -70,6 +82,8 @@ enum IntegerConversion {
 }
 
 extension Int: ModelValueConvertible {
+    /// Reads a value of this type from its saved form.
+    /// - Throws: ``ModelError`` when `modelValue` is not such a value.
     public init(modelValue: ModelValue) throws {
         // The common case first, without the generic path.
         if case .int(let value) = modelValue {
@@ -96,6 +110,7 @@ extension Int: ModelValueConvertible {
         }
     }
 
+    /// The saved form of this value.
     public var modelValue: ModelValue { .int(self) }
 }
 
@@ -110,6 +125,8 @@ extension UInt32: ModelValueConvertible {}
 extension UInt64: ModelValueConvertible {}
 
 extension Double: ModelValueConvertible {
+    /// Reads a value of this type from its saved form.
+    /// - Throws: ``ModelError`` when `modelValue` is not such a value.
     public init(modelValue: ModelValue) throws {
         switch modelValue {
         case .double(let value): self = value
@@ -123,10 +140,13 @@ extension Double: ModelValueConvertible {
         }
     }
 
+    /// The saved form of this value.
     public var modelValue: ModelValue { .double(self) }
 }
 
 extension Float: ModelValueConvertible {
+    /// Reads a value of this type from its saved form.
+    /// - Throws: ``ModelError`` when `modelValue` is not such a value.
     public init(modelValue: ModelValue) throws {
         let wide = try Double(modelValue: modelValue)
         guard !wide.isFinite || abs(wide) <= Double(Float.greatestFiniteMagnitude) else {
@@ -157,6 +177,7 @@ extension Data: ModelValueConvertible {
         }
     }
 
+    /// The saved form of this value.
     public var modelValue: ModelValue { .data(self) }
 }
 
@@ -172,6 +193,7 @@ extension URL: ModelValueConvertible {
         self = url
     }
 
+    /// The saved form of this value.
     public var modelValue: ModelValue { .string(absoluteString) }
 }
 
@@ -187,6 +209,7 @@ extension UUID: ModelValueConvertible {
         self = uuid
     }
 
+    /// The saved form of this value.
     public var modelValue: ModelValue { .string(uuidString) }
 }
 
@@ -216,12 +239,15 @@ extension Decimal: ModelValueConvertible {
         }
     }
 
+    /// The saved form of this value.
     public var modelValue: ModelValue { .string(NSDecimalNumber(decimal: self).stringValue) }
 }
 
 /// Enums (and other raw-value types) conform by declaring `ModelValueConvertible`;
 /// they are saved as their raw value.
 extension ModelValueConvertible where Self: RawRepresentable, RawValue: ModelValueConvertible {
+    /// Reads a value of this type from its saved form.
+    /// - Throws: ``ModelError`` when `modelValue` is not such a value.
     public init(modelValue: ModelValue) throws {
         let raw = try RawValue(modelValue: modelValue)
         guard let value = Self(rawValue: raw) else {
@@ -232,6 +258,7 @@ extension ModelValueConvertible where Self: RawRepresentable, RawValue: ModelVal
         self = value
     }
 
+    /// The saved form of this value.
     public var modelValue: ModelValue { rawValue.modelValue }
 }
 

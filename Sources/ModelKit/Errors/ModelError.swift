@@ -20,8 +20,11 @@ import Foundation
 public struct ModelError: Error, Sendable, CustomStringConvertible, CustomDebugStringConvertible {
     /// What kind of failure this is.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
+        /// The code as text.
         public let rawValue: String
+        /// A code with the text `rawValue`.
         public init(_ rawValue: String) { self.rawValue = rawValue }
+        /// A readable description.
         public var description: String { rawValue }
 
         /// A value of the wrong kind: a string where an integer was expected.
@@ -67,6 +70,7 @@ public struct ModelError: Error, Sendable, CustomStringConvertible, CustomDebugS
         /// 0-based offset in bytes from the start of the document.
         public var byteOffset: Int
 
+        /// A location from its line, column and byte offset.
         public init(line: Int, column: Int, byteOffset: Int) {
             self.line = line
             self.column = column
@@ -96,6 +100,7 @@ public struct ModelError: Error, Sendable, CustomStringConvertible, CustomDebugS
             self.init(line: line, column: column, byteOffset: byteOffset)
         }
 
+        /// A readable description.
         public var description: String { "line \(line), column \(column) (byte \(byteOffset))" }
     }
 
@@ -144,6 +149,7 @@ public struct ModelError: Error, Sendable, CustomStringConvertible, CustomDebugS
         return context.isEmpty ? message : context.joined(separator: ", ") + ": " + message
     }
 
+    /// The code and the description, for debugging.
     public var debugDescription: String { "ModelError.\(code)(\(description))" }
 
     /// This error with `component` added at the front of its key path; used by
@@ -198,5 +204,6 @@ extension ModelError {
 }
 
 extension ModelError: LocalizedError {
+    /// The description, for `LocalizedError`.
     public var errorDescription: String? { description }
 }

@@ -112,6 +112,7 @@ public struct ModelKeyPath: Hashable, Sendable, CustomStringConvertible {
 }
 
 extension ModelKeyPath: ExpressibleByStringLiteral {
+    /// A value from a string literal.
     public init(stringLiteral value: String) { self.init(parsing: value) }
 }
 

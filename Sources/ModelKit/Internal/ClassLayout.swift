@@ -218,6 +218,11 @@ final class ClassLayout: Sendable {
                 "property `\(name)` uses the key \"\(metadataKey)\", which is the class's \(role); "
                     + "give the property another key with @Saved(\"…\") or override \(role)")
         }
+        for offset in declaredOrder where ReferenceKeys.isReserved(allSlots[offset].key) {
+            problems.append(
+                "property `\(allSlots[offset].propertyName)` uses the key \"\(allSlots[offset].key)\", "
+                    + "which is reserved for references between models; give the property another key with @Saved(\"…\")")
+        }
         if type.version < 1 {
             problems.append("version is \(type.version); versions start at 1")
         }

@@ -1,49 +1,182 @@
-/// Tracks the models being encoded on this thread, to catch cycles in a model
-/// graph (which has no saved form: saved forms are trees) and classes with
-/// declaration problems, from inside `modelValue`, which cannot throw.
+/// Tracks the models being encoded on this thread: the path from the root to
+/// the model being written, for cycles (written as references, see
+/// ``ReferencePolicy``) and the nesting limit, and the failures met inside
+/// `modelValue`, which cannot throw.
 final class EncodingGuard {
-    private(set) var active: [ObjectIdentifier] = []
-    /// The first failure met since the last `begin()`.
+    /// One model on the path, and the id it was given if a later model on the
+    /// path refers back to it.
+    private struct Frame {
+        let object: ObjectIdentifier
+        var id: String?
+    }
+    private var path: [Frame] = []
+    /// Positions on `path`, kept only while the path is long, where a linear
+    /// search would cost more than a hash.
+    private var positions: [ObjectIdentifier: Int] = [:]
+    private static let linearSearchLimit = 16
+
+    /// The first failure met since the root began.
     var failure: ModelError?
+    /// Whether a reference has been written since the root began. The direct
+    /// writers, which cannot add `"$id"` to a model already written, fall
+    /// back when it is set.
+    private(set) var wroteReference = false
+    /// With ``ReferencePolicy/shared``: the models that appear more than once
+    /// in the graph, and the ids given to those written so far.
+    private var shared: Set<ObjectIdentifier>?
+    private var sharedIDs: [ObjectIdentifier: String] = [:]
+    private var nextID = 1
 
     private static let storage = ThreadLocal { EncodingGuard() }
     static var current: EncodingGuard { storage.value }
+    /// This thread's guard, if it has one yet.
+    static var existing: EncodingGuard? { storage.existingValue }
+    /// Makes `guardian` this thread's (a thread continuing another's work).
+    static func install(_ guardian: EncodingGuard) { storage.install(guardian) }
 
-    /// Depth past which each model is checked against those being encoded.
-    private static let checkDepth = 64
+    /// Whether no model is being encoded on this thread.
+    var isIdle: Bool { path.isEmpty }
 
-    /// Notes that `object` is being encoded; returns false if that closes a cycle.
-    func enter(_ object: ModelObject) -> Bool {
-        let id = ObjectIdentifier(object)
+    /// What to write for a model.
+    enum Entry {
+        /// The model in full; call ``leave()`` after its members. `id`, when
+        /// set, goes among its members.
+        case write(id: String?)
+        /// `{"$ref": id}`.
+        case reference(String)
+        /// The error marker: ``failure`` says why.
+        case refuse
+    }
+
+    /// Starts a document: ids from 1, `policy` for shared models.
+    /// - Returns: the state to give back to ``end(_:)``.
+    func begin(root: ModelObject, policy: ReferencePolicy) -> Saved {
+        let saved = Saved(
+            failure: failure, wroteReference: wroteReference, shared: shared, sharedIDs: sharedIDs, nextID: nextID)
+        failure = nil
+        wroteReference = false
+        // A document begun inside another (a model inside a Codable value of
+        // a model) continues that document's ids and path.
+        if path.isEmpty {
+            nextID = 1
+            sharedIDs = [:]
+            shared = policy == .shared ? Self.modelsMetTwice(from: root) : nil
+        }
+        return saved
+    }
+
+    /// Ends a document begun with ``begin(root:policy:)``.
+    func end(_ saved: Saved) {
+        failure = saved.failure
+        wroteReference = saved.wroteReference || wroteReference
+        if path.isEmpty {
+            shared = saved.shared
+            sharedIDs = saved.sharedIDs
+            nextID = saved.nextID
+        }
+    }
+
+    /// The state of an outer document while an inner one is written.
+    struct Saved {
+        fileprivate let failure: ModelError?
+        fileprivate let wroteReference: Bool
+        fileprivate let shared: Set<ObjectIdentifier>?
+        fileprivate let sharedIDs: [ObjectIdentifier: String]
+        fileprivate let nextID: Int
+    }
+
+    /// Notes that `object` is about to be written.
+    func enter(_ object: ModelObject) -> Entry {
+        let key = ObjectIdentifier(object)
+        if let id = sharedIDs[key] {
+            wroteReference = true
+            return .reference(id)
+        }
+        if let position = position(of: key) {
+            // A cycle: the earlier occurrence on the path gets an id.
+            let id: String
+            if let existing = path[position].id {
+                id = existing
+            } else {
+                id = makeID()
+                path[position].id = id
+            }
+            wroteReference = true
+            return .reference(id)
+        }
         // Each model is at least one level of its document: past the readers'
         // limit no reader would accept the result, and the recursion that
         // builds it must stop well before the thread's stack does.
-        guard active.count < PropertyListBridge.maximumDepth else {
+        guard path.count < PropertyListBridge.maximumDepth else {
             if failure == nil {
                 failure = ModelError(
                     code: .nestingTooDeep,
                     message: "models are nested deeper than the limit of \(PropertyListBridge.maximumDepth) levels, "
                         + "which no ModelKit reader accepts")
             }
-            return false
+            return .refuse
         }
-        // A cycle repeats forever, so checking only past a depth finds every
-        // one while keeping shallow graphs free of the search.
-        if active.count >= Self.checkDepth || active.last == id {
-            if active.contains(id) {
-                if failure == nil {
-                    failure = ModelError(
-                        code: .notRepresentable,
-                        message:
-                            "the model graph has a cycle: a \(type(of: object)) refers back to itself through saved properties; saved forms are trees"
-                    )
-                }
-                return false
+        var id: String?
+        if let shared, shared.contains(key) {
+            id = makeID()
+            sharedIDs[key] = id
+        }
+        path.append(Frame(object: key, id: id))
+        if path.count > Self.linearSearchLimit {
+            if positions.isEmpty {
+                for (index, frame) in path.enumerated() { positions[frame.object] = index }
+            } else {
+                positions[key] = path.count - 1
             }
         }
-        active.append(id)
-        return true
+        return .write(id: id)
     }
 
-    func leave() { active.removeLast() }
+    /// Notes that the model last entered is written.
+    /// - Returns: the id it must carry: the one ``enter(_:)`` gave, or one a
+    ///   later model on its path gave it by referring back to it.
+    @discardableResult
+    func leave() -> String? {
+        let frame = path.removeLast()
+        if !positions.isEmpty {
+            if path.count >= Self.linearSearchLimit {
+                positions[frame.object] = nil
+            } else {
+                positions.removeAll(keepingCapacity: true)
+            }
+        }
+        return frame.id
+    }
+
+    private func position(of key: ObjectIdentifier) -> Int? {
+        if !positions.isEmpty { return positions[key] }
+        return path.lastIndex { $0.object == key }
+    }
+
+    private func makeID() -> String {
+        defer { nextID += 1 }
+        return String(nextID)
+    }
+
+    /// The models reachable from `root` through saved properties more than
+    /// once (the root counts once), found without recursion.
+    private static func modelsMetTwice(from root: ModelObject) -> Set<ObjectIdentifier> {
+        var seen = IdentitySet(root)
+        var twice = Set<ObjectIdentifier>()
+        var stack = [root]
+        while let object = stack.popLast() {
+            let layout = object.layout
+            let values = object.withState { $0.values }
+            for offset in layout.savedOrder where layout.slots[offset].codec.mayContainModels {
+                layout.slots[offset].codec.forEachModel(in: values[offset]) { child in
+                    if seen.insert(child) {
+                        stack.append(child)
+                    } else {
+                        twice.insert(ObjectIdentifier(child))
+                    }
+                }
+            }
+        }
+        return twice
+    }
 }

@@ -39,6 +39,19 @@ final class ThreadLocal<Value: AnyObject>: @unchecked Sendable {
         return created
     }
 
+    /// Makes `value` this thread's instance (a thread that continues the
+    /// work of another shares that thread's instance while the other waits).
+    func install(_ value: Value) {
+        if let old = pthread_getspecific(key) { Unmanaged<AnyObject>.fromOpaque(old).release() }
+        pthread_setspecific(key, Unmanaged.passRetained(value).toOpaque())
+    }
+
+    /// The instance of this thread, if it has one yet.
+    var existingValue: Value? {
+        guard let pointer = pthread_getspecific(key) else { return nil }
+        return Unmanaged<Value>.fromOpaque(pointer).takeUnretainedValue()
+    }
+
     /// Runs `body` on this thread's instance without retaining it: the
     /// thread's table keeps it alive for as long as the thread runs.
     @inline(__always)

@@ -138,6 +138,13 @@ struct JSONModelDecoder {
             } else if keyEnd < reader.count, reader.base[keyEnd] == JSONByte.quote, highBits & 0x80 == 0,
                 plan.keysAreASCII
             {
+                // References between models are read by the ModelValue path.
+                if reader.base[keyStart] == UInt8(ascii: "$"),
+                    ReferenceKeys.kind(of: UnsafeBufferPointer(start: reader.base + keyStart, count: keyEnd - keyStart))
+                        != .plain
+                {
+                    throw Failure()
+                }
                 if keepsText {
                     bagKeyRange = keyStart..<keyEnd
                 } else {
@@ -157,6 +164,7 @@ struct JSONModelDecoder {
                 } else if key == layout.typeKey {
                     target = JSONDecodingPlan.typeTarget
                 } else {
+                    guard !ReferenceKeys.isReserved(key) else { throw Failure() }
                     bagKey = key
                 }
             }
@@ -232,7 +240,9 @@ struct JSONModelDecoder {
         // The object is new and not shared: take its values out, fill them, put them back.
         var values = ContiguousArray<Any>()
         object.withState { swap(&values, &$0.values) }
-        if let members = try decodeMembers(layout: object.layout, values: values) {
+        if let members = try StackGuard.continuingOnLargeStack({
+            try decodeMembers(layout: object.layout, values: values)
+        }) {
             object.withState { state in
                 state.values = members.values
                 state.bag = members.bag

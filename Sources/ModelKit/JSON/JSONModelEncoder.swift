@@ -13,9 +13,10 @@ import Foundation
 ///
 /// Like `JSONModelDecoder`, it is a fast path that reports no errors of its
 /// own: on any failure (a number JSON cannot hold, a class with declaration
-/// problems, a cycle) the caller writes the
-/// document again through `ModelValue`, which throws the error with its key
-/// path as before.
+/// problems, models nested too deep) the caller writes the document again
+/// through `ModelValue`, which throws the error with its key path as before.
+/// So does a graph that needs references (a cycle, or a bag key of the
+/// reference shape): the `ModelValue` path writes those.
 struct JSONModelEncoder {
     /// Makes the caller fall back to the `ModelValue` path, which reports the real error.
     struct Failure: Error {}
@@ -27,6 +28,8 @@ struct JSONModelEncoder {
     var writer: JSONWriter
     /// Containers open around the current position.
     private var depth = 0
+    /// The models on the path, shared with the `ModelValue` path below `directDepth`.
+    private let guardian = EncodingGuard.current
 
     init(options: JSONWritingOptions) {
         writer = JSONWriter(options: options)
@@ -42,10 +45,24 @@ struct JSONModelEncoder {
         let layout = object.layout
         guard layout.problems.isEmpty else { throw Failure() }
         guard depth < Self.directDepth else {
-            // A cycle or a problem in there is recorded in the EncodingGuard, which the caller checks.
+            // A reference or a problem in there is recorded in the EncodingGuard, which the caller checks.
             try writeValue(object.modelValue)
             return
         }
+        // A cycle (or the nesting limit): the ModelValue path writes it.
+        guard case .write = guardian.enter(object) else { throw Failure() }
+        do {
+            try StackGuard.continuingOnLargeStack { try writeMembers(of: object, layout: layout) }
+        } catch {
+            guardian.leave()
+            throw error
+        }
+        // A model below referred back to this one, which is written without its id.
+        guard guardian.leave() == nil else { throw Failure() }
+    }
+
+    /// Writes the members of `object`, of the class of `layout`, in braces.
+    private mutating func writeMembers(of object: ModelObject, layout: ClassLayout) throws {
         let (values, bag, newerVersion) = object.withState { ($0.values, $0.bag, $0.loadedNewerVersion) }
         writer.append(JSONByte.openBrace)
         depth += 1
@@ -57,6 +74,7 @@ struct JSONModelEncoder {
             if let versionKey = layout.versionKey { members.append((versionKey, .version)) }
             for offset in layout.savedOrder { members.append((layout.slots[offset].key, .slot(offset))) }
             for (index, key) in bag.keys.enumerated() where Self.isBagKeyWritten(key, layout: layout) {
+                guard !ReferenceKeys.isReserved(key) else { throw Failure() }
                 members.append((key, .bag(index)))
             }
             members.sort { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
@@ -89,6 +107,7 @@ struct JSONModelEncoder {
                 writeCompactBag(bag, isFirst: &isFirst)
             } else {
                 for (index, key) in bag.keys.enumerated() where Self.isBagKeyWritten(key, layout: layout) {
+                    guard !ReferenceKeys.isReserved(key) else { throw Failure() }
                     beginMember(key, isFirst: &isFirst)
                     try writeBagMember(bag, at: index)
                 }

@@ -31,6 +31,9 @@ public struct JSONWritingOptions: Sendable, Hashable {
     public var sortedKeys: Bool
     /// Whether to write `/` as `\/`, for JSON embedded in HTML `<script>` elements.
     public var escapesSlashes: Bool
+    /// Which models of a graph are written once and referred to elsewhere,
+    /// when writing models; ``ReferencePolicy/cycles`` by default.
+    public var references: ReferencePolicy
 
     /// Creates writing options.
     /// - Parameters:
@@ -38,11 +41,17 @@ public struct JSONWritingOptions: Sendable, Hashable {
     ///   - indent: spaces per level when pretty-printing; 2 by default.
     ///   - sortedKeys: keys in ascending byte order; `false` (insertion order) by default.
     ///   - escapesSlashes: write `/` as `\/`; `false` by default.
-    public init(prettyPrinted: Bool = false, indent: Int = 2, sortedKeys: Bool = false, escapesSlashes: Bool = false) {
+    ///   - references: which models of a graph are written once and referred
+    ///     to elsewhere; only where cycles need it by default.
+    public init(
+        prettyPrinted: Bool = false, indent: Int = 2, sortedKeys: Bool = false, escapesSlashes: Bool = false,
+        references: ReferencePolicy = .cycles
+    ) {
         self.prettyPrinted = prettyPrinted
         self.indent = indent
         self.sortedKeys = sortedKeys
         self.escapesSlashes = escapesSlashes
+        self.references = references
     }
 
     /// Compact output in insertion order: the default.

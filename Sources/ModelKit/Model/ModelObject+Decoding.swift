@@ -18,6 +18,11 @@ extension ModelObject {
         let type = Swift.type(of: self)
         var members = input
         var pending = PendingValues()
+        // References: "$id" was taken by the caller, "$ref" stands for a
+        // model elsewhere, escaped keys lose their escape.
+        if members.keys.contains(where: { $0.utf8.first == UInt8(ascii: "$") }) {
+            members = try Self.withoutReferenceKeys(members)
+        }
 
         // Metadata: the version, and the type, which must be this class.
         var loadedVersion = layout.version
@@ -87,6 +92,44 @@ extension ModelObject {
             }
         }
         return pending
+    }
+
+    /// `members` without `"$id"` and with escaped keys of the reference
+    /// shape unescaped.
+    /// - Throws: ``ModelError`` for a `"$ref"` member, which a model being
+    ///   loaded in place cannot be.
+    private static func withoutReferenceKeys(_ members: ModelValue.Object) throws -> ModelValue.Object {
+        var result = ModelValue.Object(minimumCapacity: members.count)
+        for (key, value) in members {
+            switch ReferenceKeys.kind(of: key) {
+            case .plain: result.appendNew(key: key, value: value)
+            case .id: continue
+            case .escaped: result.appendNew(key: ReferenceKeys.unescaped(key), value: value)
+            case .ref:
+                throw ModelError(
+                    code: .typeMismatch,
+                    message: "expected a \(self) object, found a reference, which stands for a model elsewhere "
+                        + "in a document and cannot be loaded in place",
+                    keyPath: ModelKeyPath([.key(ReferenceKeys.ref)]))
+            }
+        }
+        return result
+    }
+
+    /// Decodes `members` for this object, the root of the document being
+    /// loaded (or a model loaded in place inside one), without changing it:
+    /// its `"$id"`, if any, names this object for references in the document.
+    func decodePendingRoot(_ members: ModelValue.Object) throws -> PendingValues {
+        try DecodingReferences.decoding {
+            if let raw = members[ReferenceKeys.id] {
+                guard case .string(let id) = raw else {
+                    throw ModelError.typeMismatch(expected: "a string id", found: raw)
+                        .prepending(.key(ReferenceKeys.id))
+                }
+                try DecodingReferences.current!.define(id, object: self)
+            }
+            return try decodePending(members)
+        }
     }
 
     /// Runs the class's upgrade steps from `version` to the current version.
@@ -163,14 +206,17 @@ extension ModelObject {
         guard case .object(let members) = value else {
             throw ModelError.typeMismatch(expected: "a \(Swift.type(of: self)) object", found: value)
         }
-        apply(try decodePending(members), recordingChanges: false, replacingBag: true)
+        apply(try decodePendingRoot(members), recordingChanges: false, replacingBag: true)
     }
 }
 
 extension ModelObject: ModelValueConvertible {
     /// The saved form: an object with the metadata keys, the saved keys and
     /// the extensible properties.
-    public var modelValue: ModelValue { .object(encodedMembers()) }
+    public var modelValue: ModelValue {
+        // The root of a document starts its ids; a model inside one continues them.
+        .object(EncodingGuard.current.isIdle ? encodedRootOrMarked() : encodedMembers())
+    }
 
     /// Reads an object of this class or of a registered subclass that the
     /// data names under ``typeKey``.
@@ -186,6 +232,27 @@ extension ModelObject: ModelValueConvertible {
         guard case .object(let members) = modelValue else {
             throw ModelError.typeMismatch(expected: "a \(self) object", found: modelValue)
         }
+        // One level of recursion per model: on a large stack when this one runs low.
+        return try DecodingReferences.decoding {
+            try StackGuard.continuingOnLargeStack { try decodedModel(from: members, references: .current!) }
+        }
+    }
+
+    /// Reads an object of this class or of a registered subclass, or the
+    /// object that a reference names, in the document `references` keeps.
+    private class func decodedModel(from members: ModelValue.Object, references: DecodingReferences) throws -> Self {
+        if let reference = members[ReferenceKeys.ref] {
+            guard case .string(let id) = reference else {
+                throw ModelError.typeMismatch(expected: "a string id", found: reference)
+                    .prepending(.key(ReferenceKeys.ref))
+            }
+            guard members.count == 1 else {
+                let others = members.keys.filter { $0 != ReferenceKeys.ref }.map { "\"\($0)\"" }
+                throw ModelError.invalidValue(
+                    "expected a reference with no member but \"$ref\", found also \(others.joined(separator: ", "))")
+            }
+            return try references.object(for: id, as: self)
+        }
         var target: ModelObject.Type = self
         let layout = ClassLayout.of(self)
         if let typeKey = layout.typeKey, let raw = members[typeKey] {
@@ -194,7 +261,15 @@ extension ModelObject: ModelValueConvertible {
             }
             if name != layout.typeName { target = try resolveType(named: name).get() }
         }
-        let object = target.init()
+        let object: ModelObject
+        if let raw = members[ReferenceKeys.id] {
+            guard case .string(let id) = raw else {
+                throw ModelError.typeMismatch(expected: "a string id", found: raw).prepending(.key(ReferenceKeys.id))
+            }
+            object = try references.define(id, as: target) { target.init() }
+        } else {
+            object = target.init()
+        }
         object.apply(try object.decodePending(members), recordingChanges: false, replacingBag: true)
         return object as! Self
     }

@@ -10,10 +10,16 @@ extension ModelObject {
     /// saved (a cycle, models nested past 512 levels) does not trap here:
     /// the model that cannot be written appears as `["$error": "…"]`; the
     /// throwing APIs (`propertyListData`, `jsonData`, `write(to:)`) report it.
-    public var dictionary: [String: Any] {
+    public var dictionary: [String: Any] { dictionary(references: .cycles) }
+
+    /// The saved form as a property-list-compatible dictionary, with models
+    /// that appear more than once written as `references` says (see
+    /// ``ReferencePolicy``).
+    public func dictionary(references: ReferencePolicy) -> [String: Any] {
         // Straight from the slots when the direct path can; otherwise, and
         // to report every failure, through ModelValue.
-        directDictionary() ?? PropertyListBridge.dictionary(from: encodedRootOrMarked())
+        if references == .cycles, let direct = directDictionary() { return direct }
+        return PropertyListBridge.dictionary(from: encodedRootOrMarked(references: references))
     }
 
     /// Applies loaded values to this object, all or nothing.
@@ -29,18 +35,18 @@ extension ModelObject {
             apply(members, recordingChanges: true, replacingBag: false)
             return
         }
-        let pending = try decodePending(PropertyListBridge.members(of: dictionary))
+        let pending = try decodePendingRoot(PropertyListBridge.members(of: dictionary))
         apply(pending, recordingChanges: true, replacingBag: false)
     }
 
     /// Applies a loaded object to this object, all or nothing, as
-    /// ``update(from:)-(_:[String:Any])`` does.
+    /// ``update(from:)-([String:Any])`` does.
     /// - Throws: ``ModelError`` naming the key path of the first bad value.
     public func update(from modelValue: ModelValue) throws {
         guard case .object(let members) = modelValue else {
             throw ModelError.typeMismatch(expected: "a \(Swift.type(of: self)) object", found: modelValue)
         }
-        apply(try decodePending(members), recordingChanges: true, replacingBag: false)
+        apply(try decodePendingRoot(members), recordingChanges: true, replacingBag: false)
     }
 }
 
@@ -48,10 +54,15 @@ extension ModelObject {
     /// The saved form as an XML or binary property list.
     ///
     /// `nil` optionals are written as the string `"$null"`, and read back as `nil`.
-    /// - Parameter format: `.xml` (the default) or `.binary`.
-    /// - Throws: ``ModelError`` for a cycle in the graph of models or a class
+    /// - Parameters:
+    ///   - format: `.xml` (the default) or `.binary`.
+    ///   - references: which models of a graph are written once and referred
+    ///     to elsewhere (see ``ReferencePolicy``); only where cycles need it by default.
+    /// - Throws: ``ModelError`` for models nested past the limit or a class
     ///   with declaration problems.
-    public func propertyListData(format: PropertyListSerialization.PropertyListFormat = .xml) throws -> Data {
-        try ModelValue.object(encodedRoot()).propertyListData(format: format)
+    public func propertyListData(
+        format: PropertyListSerialization.PropertyListFormat = .xml, references: ReferencePolicy = .cycles
+    ) throws -> Data {
+        try ModelValue.object(encodedRoot(references: references)).propertyListData(format: format)
     }
 }

@@ -4,28 +4,46 @@ import Foundation
 extension ModelObject {
     /// The saved form of this object: the metadata keys, then the saved keys
     /// in ``savedKeys`` order, then the ``extensibleProperties`` in the order
-    /// they were loaded or set.
+    /// they were loaded or set (keys of the reference shape escaped, see
+    /// ``ReferencePolicy``). A model met again on its own path is
+    /// `{"$ref": "<id>"}`, and the model it refers to carries `"$id"` first.
     ///
-    /// A cycle in the graph of models, models nested past the limit, or a
-    /// class with declaration problems is recorded in the thread's
-    /// `EncodingGuard` (the throwing APIs report it), and the object that
-    /// cannot be written is marked where it stands, as `{"$error": "…"}`, so
-    /// APIs that cannot throw (`modelValue`, `dictionary`) neither trap nor
-    /// cut the graph silently.
+    /// Models nested past the limit or a class with declaration problems are
+    /// recorded in the thread's `EncodingGuard` (the throwing APIs report
+    /// it), and the object that cannot be written is marked where it stands,
+    /// as `{"$error": "…"}`, so APIs that cannot throw (`modelValue`,
+    /// `dictionary`) neither trap nor cut the graph silently.
     func encodedMembers(includeMetadata: Bool = true) -> ModelValue.Object {
+        // One level of recursion per model: on a large stack when this one runs low.
+        do {
+            return try StackGuard.continuingOnLargeStack { encodedMembersHere(includeMetadata: includeMetadata) }
+        } catch {
+            let failure = ModelError(error)
+            let guardian = EncodingGuard.current
+            if guardian.failure == nil { guardian.failure = failure }
+            return Self.errorMarker(failure)
+        }
+    }
+
+    private func encodedMembersHere(includeMetadata: Bool) -> ModelValue.Object {
         let layout = self.layout
         let guardian = EncodingGuard.current
         if let error = layout.declarationError {
             if guardian.failure == nil { guardian.failure = error }
             return Self.errorMarker(error)
         }
-        guard guardian.enter(self) else {
+        let sharedID: String?
+        switch guardian.enter(self) {
+        case .reference(let id): return [ReferenceKeys.ref: .string(id)]
+        case .refuse:
             return Self.errorMarker(guardian.failure ?? ModelError.invalidValue("this model cannot be written here"))
+        case .write(let id): sharedID = id
         }
-        defer { guardian.leave() }
+        var id = sharedID
 
         let (values, bag, newerVersion) = withState { ($0.values, $0.bag.object, $0.loadedNewerVersion) }
-        var members = ModelValue.Object(minimumCapacity: layout.savedOrder.count + bag.count + 2)
+        var members = ModelValue.Object(minimumCapacity: layout.savedOrder.count + bag.count + 3)
+        if let id { members.appendNew(key: ReferenceKeys.id, value: .string(id)) }
         if includeMetadata {
             if let typeKey = layout.typeKey { members.appendNew(key: typeKey, value: .string(layout.typeName)) }
             if let versionKey = layout.versionKey {
@@ -46,20 +64,28 @@ extension ModelObject {
                 members.appendNew(key: slot.key, value: value)
             }
         }
-        for (key, value) in bag where members.index(forKey: key) == nil {
-            members.appendNew(key: key, value: value)
+        for (key, value) in bag {
+            let written = ReferenceKeys.escaped(key)
+            if members.index(forKey: written) == nil { members.appendNew(key: written, value: value) }
+        }
+        if let late = guardian.leave(), id == nil {
+            // A model below referred back to this one: it carries the id first.
+            id = late
+            var withID = ModelValue.Object(minimumCapacity: members.count + 1)
+            withID.appendNew(key: ReferenceKeys.id, value: .string(late))
+            for (key, value) in members { withID.appendNew(key: key, value: value) }
+            members = withID
         }
         return members
     }
 
     /// The saved form of this object as the root of a document.
-    /// - Throws: ``ModelError`` for a class with declaration problems or a
-    ///   cycle in the graph of models.
-    func encodedRoot() throws -> ModelValue.Object {
+    /// - Throws: ``ModelError`` for a class with declaration problems or
+    ///   models nested past the limit.
+    func encodedRoot(references: ReferencePolicy = .cycles) throws -> ModelValue.Object {
         let guardian = EncodingGuard.current
-        let outer = guardian.failure
-        guardian.failure = nil
-        defer { guardian.failure = outer }
+        let saved = guardian.begin(root: self, policy: references)
+        defer { guardian.end(saved) }
         let members = encodedMembers()
         if let failure = guardian.failure { throw failure }
         return members
@@ -68,12 +94,13 @@ extension ModelObject {
     /// The saved form, for APIs that cannot throw: where ``encodedRoot()``
     /// would throw, the model that cannot be written is marked with
     /// `{"$error": "…"}` instead.
-    func encodedRootOrMarked() -> ModelValue.Object {
+    func encodedRootOrMarked(references: ReferencePolicy = .cycles, includeMetadata: Bool = true)
+        -> ModelValue.Object
+    {
         let guardian = EncodingGuard.current
-        let outer = guardian.failure
-        guardian.failure = nil
-        defer { guardian.failure = outer }
-        return encodedMembers()
+        let saved = guardian.begin(root: self, policy: references)
+        defer { guardian.end(saved) }
+        return encodedMembers(includeMetadata: includeMetadata)
     }
 
     /// The marker that stands for a model that cannot be written.

@@ -7,6 +7,7 @@ public struct ModelGraphChange: Sendable, CustomStringConvertible {
     /// The saved or extensible key that changed on it.
     public let key: String
 
+    /// A readable description.
     public var description: String { "\(type(of: object)).\(key)" }
 }
 

@@ -8,12 +8,14 @@ extension ModelObject {
     /// ```swift
     /// print(String(decoding: try note.jsonData(options: .pretty), as: UTF8.self))
     /// ```
+    /// Models that appear more than once are written as ``ReferencePolicy``
+    /// and ``JSONWritingOptions/references`` say.
     /// - Throws: ``ModelError`` for a value JSON cannot hold (an infinite
-    ///   number, named by its key path), a cycle in the graph of models, or a
+    ///   number, named by its key path), models nested past the limit, or a
     ///   class with declaration problems.
     public func jsonData(options: JSONWritingOptions = JSONWritingOptions()) throws -> Data {
         guard var writer = directlyFilledWriter(options: options) else {
-            return try ModelValue.object(encodedRoot()).jsonData(options: options)
+            return try ModelValue.object(encodedRoot(references: options.references)).jsonData(options: options)
         }
         return writer.takeData()
     }
@@ -21,7 +23,7 @@ extension ModelObject {
     /// The saved form as a JSON string; see ``jsonData(options:)``.
     public func jsonString(options: JSONWritingOptions = JSONWritingOptions()) throws -> String {
         guard var writer = directlyFilledWriter(options: options) else {
-            return try ModelValue.object(encodedRoot()).jsonString(options: options)
+            return try ModelValue.object(encodedRoot(references: options.references)).jsonString(options: options)
         }
         return writer.takeString()
     }
@@ -32,10 +34,11 @@ extension ModelObject {
     private func directlyFilledWriter(options: JSONWritingOptions) -> JSONWriter? {
         // Values the encoder converts with their codecs record failures
         // inside nested models here, as encodedRoot() expects.
+        // Shared models are found and written by the ModelValue path.
+        guard options.references == .cycles else { return nil }
         let guardian = EncodingGuard.current
-        let outer = guardian.failure
-        guardian.failure = nil
-        defer { guardian.failure = outer }
+        let saved = guardian.begin(root: self, policy: .cycles)
+        defer { guardian.end(saved) }
         var encoder = JSONModelEncoder(options: options)
         do {
             try encoder.writeModel(self)
@@ -43,7 +46,7 @@ extension ModelObject {
             encoder.writer.deallocate()
             return nil
         }
-        guard guardian.failure == nil else {
+        guard guardian.failure == nil, !guardian.wroteReference else {
             encoder.writer.deallocate()
             return nil
         }

@@ -60,6 +60,7 @@ public struct ModelChange: CustomStringConvertible {
         return new.difference(from: old)
     }
 
+    /// A readable description.
     public var description: String {
         "\(key): \(oldValue.map { "\($0)" } ?? "nil") → \(newValue.map { "\($0)" } ?? "nil")"
     }
@@ -120,7 +121,7 @@ extension ModelObject {
     /// nothing. The handler runs on the thread that made the change, after
     /// ModelKit has released the object's lock, so it may read and write the
     /// object; a change made inside ``withLock(_:)`` is reported when the
-    /// block returns. ``update(from:)`` reports each changed key once, after
+    /// block returns. ``update(from:)-([String:Any])`` reports each changed key once, after
     /// the whole update.
     ///
     /// ```swift

@@ -243,7 +243,9 @@ open class ModelObject: @unchecked Sendable {
             apply(members, recordingChanges: false, replacingBag: true)
             return
         }
-        apply(try decodePending(PropertyListBridge.members(of: dictionary)), recordingChanges: false, replacingBag: true)
+        apply(
+            try decodePendingRoot(PropertyListBridge.members(of: dictionary)), recordingChanges: false,
+            replacingBag: true)
     }
 
     /// Creates an object from an XML or binary property list.
@@ -506,7 +508,11 @@ open class ModelObject: @unchecked Sendable {
     public final func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
         storage.lock()
         storage.withUnsafeMutablePointerToHeader { $0.pointee.lockHolds += 1 }
+        // Deep encoding cannot move to another thread while this one holds a lock.
+        let thread = StackGuard.current
+        thread.locksHeld += 1
         defer {
+            thread.locksHeld -= 1
             let pending = storage.withUnsafeMutablePointerToHeader { header -> Bool in
                 header.pointee.lockHolds -= 1
                 return header.pointee.lockHolds == 0 && !header.pointee.pendingChanges.isEmpty
@@ -528,12 +534,13 @@ extension ModelObject: Hashable {
     /// Whether the two are the same object.
     public static func == (lhs: ModelObject, rhs: ModelObject) -> Bool { lhs === rhs }
 
+    /// Hashes the value.
     public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 }
 
 extension ModelObject: CustomStringConvertible {
     /// The class name and the saved values: `Note {"title":"Groceries","count":3}`.
     public var description: String {
-        "\(Swift.type(of: self)) \(ModelValue.object(encodedMembers(includeMetadata: false)))"
+        "\(Swift.type(of: self)) \(ModelValue.object(encodedRootOrMarked(includeMetadata: false)))"
     }
 }

@@ -26,6 +26,9 @@ import Foundation
 /// It recurses once per object, and only `directDepth` levels deep: deeper
 /// models go through the `ModelValue` path, which checks the nesting limit.
 enum DictionaryModelDecoder {
+    /// Makes the caller load the whole dictionary through `ModelValue`.
+    struct Failure: Error {}
+
     /// The deepest object decoded directly (the root is at depth 1).
     static let directDepth = 32
 
@@ -75,6 +78,8 @@ enum DictionaryModelDecoder {
                     else { return nil }
                 }
             case bagTarget:
+                // References between models are read by the ModelValue path.
+                guard !ReferenceKeys.isReserved(key) else { throw Failure() }
                 members.bag.appendNew(key: key, value: try PropertyListBridge.modelValue(from: value, depth: depth))
             default:
                 return nil
@@ -125,8 +130,10 @@ enum DictionaryModelDecoder {
         // The object is new and not shared: take its values out, fill them, put them back.
         var values = ContiguousArray<Any>()
         object.withState { swap(&values, &$0.values) }
-        guard let members = try decodeMembers(dictionary, layout: object.layout, values: values, depth: depth)
-        else { return nil }
+        let decoded = try StackGuard.continuingOnLargeStack {
+            try decodeMembers(dictionary, layout: object.layout, values: values, depth: depth)
+        }
+        guard let members = decoded else { return nil }
         object.withState { state in
             state.values = members.values
             state.bag = ExtensibleBag(members.bag)

@@ -12,9 +12,10 @@ import Foundation
 /// the slot's codec and the bridge, as before.
 ///
 /// Like `DictionaryModelDecoder`, it is a fast path that reports no errors of
-/// its own: on a failure (a class with declaration problems, a cycle) the
-/// caller makes the dictionary again through `ModelValue`, which reports it as
-/// before. It recurses once per model, `directDepth` models deep; deeper
+/// its own: on a failure (a class with declaration problems, models nested
+/// too deep) the caller makes the dictionary again through `ModelValue`,
+/// which reports it as before. So does a graph that needs references (a
+/// cycle, or a bag key of the reference shape): the `ModelValue` path writes those. It recurses once per model, `directDepth` models deep; deeper
 /// models are written from their `modelValue`.
 enum DictionaryModelEncoder {
     struct Failure: Error {}
@@ -27,9 +28,26 @@ enum DictionaryModelEncoder {
         let layout = object.layout
         guard layout.problems.isEmpty else { throw Failure() }
         guard depth <= directDepth else {
-            // A cycle or a problem in there is recorded in the EncodingGuard, which the caller checks.
+            // A reference or a problem in there is recorded in the EncodingGuard, which the caller checks.
             return PropertyListBridge.dictionary(from: object.encodedMembers())
         }
+        // A cycle (or the nesting limit): the ModelValue path writes it.
+        let guardian = EncodingGuard.current
+        guard case .write = guardian.enter(object) else { throw Failure() }
+        let result: [String: Any]
+        do {
+            result = try StackGuard.continuingOnLargeStack { try members(of: object, layout: layout, depth: depth) }
+        } catch {
+            guardian.leave()
+            throw error
+        }
+        // A model below referred back to this one, which is written without its id.
+        guard guardian.leave() == nil else { throw Failure() }
+        return result
+    }
+
+    /// The members of `object`, of the class of `layout`, at depth `depth`.
+    private static func members(of object: ModelObject, layout: ClassLayout, depth: Int) throws -> [String: Any] {
         let (values, bag, newerVersion) = object.withState { ($0.values, $0.bag.object, $0.loadedNewerVersion) }
 
         // Bag keys with the exact text of a metadata or saved key are not
@@ -37,6 +55,7 @@ enum DictionaryModelEncoder {
         var bagWritten = 0
         var skipsBagKeys = false
         for key in bag.keys {
+            guard !ReferenceKeys.isReserved(key) else { throw Failure() }
             if isWritten(bagKey: key, layout: layout) {
                 bagWritten += 1
             } else {
@@ -129,10 +148,11 @@ extension ModelObject {
         // Values the encoder converts with their codecs record failures
         // inside nested models here, as encodedRoot() expects.
         let guardian = EncodingGuard.current
-        let outer = guardian.failure
-        guardian.failure = nil
-        defer { guardian.failure = outer }
-        guard let result = try? DictionaryModelEncoder.dictionary(of: self), guardian.failure == nil else { return nil }
+        let saved = guardian.begin(root: self, policy: .cycles)
+        defer { guardian.end(saved) }
+        guard let result = try? DictionaryModelEncoder.dictionary(of: self), guardian.failure == nil,
+            !guardian.wroteReference
+        else { return nil }
         return result
     }
 }

@@ -4,7 +4,7 @@ extension ModelValue {
     /// Reads an XML or binary property list.
     ///
     /// Both are read by ModelKit's own readers, straight from the bytes
-    /// (``XMLPropertyListReader``, ``BinaryPropertyListReader``): keys keep
+    /// (`XMLPropertyListReader`, `BinaryPropertyListReader`): keys keep
     /// their exact text and their order, dates their fraction of a second,
     /// and every fault is reported with its key path (and, for XML, line and
     /// column). Nesting deeper than 512 levels is rejected in both. The
@@ -25,12 +25,12 @@ extension ModelValue {
     ///
     /// Both are written by ModelKit itself, keys in the object's order, the
     /// same bytes for the same value on every run:
-    /// - XML in Apple's layout (``XMLPropertyListWriter``), reals in the
+    /// - XML in Apple's layout (`XMLPropertyListWriter`), reals in the
     ///   shortest text that reads back exactly, and dates in whole seconds
     ///   (`2025-11-16T15:33:20Z`), the form every reader accepts: plutil and
     ///   plistlib refuse fractions. Dates keep their exact value in binary
     ///   property lists and JSON.
-    /// - Binary (``BinaryPropertyListWriter``) as CoreFoundation writes it,
+    /// - Binary (`BinaryPropertyListWriter`) as CoreFoundation writes it,
     ///   equal scalars stored once.
     ///
     /// Property lists have no null: `null` is written as the string

@@ -39,19 +39,13 @@ enum PropertyListBridge {
         if isObject, let number = any as? NSNumber, type != Bool.self { return number.modelValue }
         if let date = any as? Date { return .date(date) }
         if let data = any as? Data { return .data(data) }
-        if let dictionary = any as? [String: Any] { return .object(try object(dictionary, depth: depth + 1)) }
+        if let dictionary = any as? [String: Any] {
+            // One level of recursion per container: on a large stack when this one runs low.
+            return .object(try StackGuard.continuingOnLargeStack { try object(dictionary, depth: depth + 1) })
+        }
         if let array = any as? [Any] {
             guard depth < maximumDepth else { throw tooDeep() }
-            var elements: [ModelValue] = []
-            elements.reserveCapacity(array.count)
-            for (index, element) in array.enumerated() {
-                do {
-                    elements.append(try modelValue(from: element, depth: depth + 1))
-                } catch let error as ModelError {
-                    throw error.prepending(.index(index))
-                }
-            }
-            return .array(elements)
+            return try StackGuard.continuingOnLargeStack { try arrayValue(array, depth: depth) }
         }
         if let value = any as? ModelValue { return value }
         if isObject, any is NSNull { return .null }
@@ -68,6 +62,20 @@ enum PropertyListBridge {
             code: .typeMismatch,
             message: "expected a property-list value (string, number, boolean, date, data, array or dictionary), "
                 + "found a value of type \(type)")
+    }
+
+    /// The elements of `array`, an array at `depth`.
+    private static func arrayValue(_ array: [Any], depth: Int) throws -> ModelValue {
+        var elements: [ModelValue] = []
+        elements.reserveCapacity(array.count)
+        for (index, element) in array.enumerated() {
+            do {
+                elements.append(try modelValue(from: element, depth: depth + 1))
+            } catch let error as ModelError {
+                throw error.prepending(.index(index))
+            }
+        }
+        return .array(elements)
     }
 
     private static func object(_ dictionary: [String: Any], depth: Int) throws -> ModelValue.Object {
@@ -144,8 +152,12 @@ enum PropertyListBridge {
         case .string(let value): return escaped(value)
         case .date(let value): return value
         case .data(let value): return value
-        case .array(let elements): return elements.map(propertyListObject(from:))
-        case .object(let members): return dictionary(from: members)
+        case .array(let elements):
+            // One level of recursion per container: on a large stack when this one runs low.
+            return (try? StackGuard.continuingOnLargeStack { elements.map(propertyListObject(from:)) })
+                ?? elements.map(propertyListObject(from:))
+        case .object(let members):
+            return (try? StackGuard.continuingOnLargeStack { dictionary(from: members) }) ?? dictionary(from: members)
         }
     }
 

@@ -195,9 +195,15 @@ struct XMLPropertyListWriter {
         bytes.append(contentsOf: text.utf8)
     }
 
+    /// Indents by `count` tabs, at most `maximumIndent`: deeper levels share
+    /// the deepest indentation, so the text stays linear in the size of a
+    /// document however deep it nests (a chain of 500 models would
+    /// otherwise be mostly tabs).
     private mutating func tabs(_ count: Int) {
-        for _ in 0..<count { bytes.append(UInt8(ascii: "\t")) }
+        for _ in 0..<min(count, Self.maximumIndent) { bytes.append(UInt8(ascii: "\t")) }
     }
+
+    static let maximumIndent = 32
 
     private mutating func line(_ text: StaticString, indent: Int) {
         tabs(indent)

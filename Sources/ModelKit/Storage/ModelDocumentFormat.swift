@@ -136,10 +136,16 @@ extension ModelObject {
     ///   - format: the format; `nil` takes it from the extension.
     ///   - validating: whether to run ``validate()`` first and refuse to write
     ///     an invalid graph; `true` by default.
+    ///   - references: which models of a graph are written once and referred
+    ///     to elsewhere (see ``ReferencePolicy``); for JSON, `.shared` here or
+    ///     in the format's options asks for shared references.
     /// - Throws: ``ModelError`` for an extension that names no format, an
     ///   invalid graph, a file that cannot be written, or a value the format
     ///   cannot hold.
-    public func write(to url: URL, format: ModelDocumentFormat? = nil, validating: Bool = true) throws {
+    public func write(
+        to url: URL, format: ModelDocumentFormat? = nil, validating: Bool = true,
+        references: ReferencePolicy = .cycles
+    ) throws {
         if validating { try validate() }
         guard let format = format ?? ModelDocumentFormat(pathExtension: url.pathExtension) else {
             throw ModelError(
@@ -149,10 +155,11 @@ extension ModelObject {
                 file: url)
         }
         let data: Data
-        if case .json(let options) = format {
+        if case .json(var options) = format {
+            if references == .shared { options.references = .shared }
             data = try jsonData(options: options)
         } else {
-            data = try format.data(for: .object(encodedRoot()))
+            data = try format.data(for: .object(encodedRoot(references: references)))
         }
         do {
             try data.write(to: url, options: .atomic)

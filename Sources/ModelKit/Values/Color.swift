@@ -13,7 +13,7 @@
 ///
 /// Create colours from components (``init(red:green:blue:alpha:)``, ``init(white:alpha:)``,
 /// ``init(hue:saturation:brightness:alpha:)``), from hex text (``init(hex:)``),
-/// or use a named standard colour such as ``blue`` or ``clear``.
+/// or use a named standard colour such as ``blue-type.property`` or ``clear``.
 ///
 /// The saved form is an object of the four components,
 /// `{"red": 1, "green": 0.5, "blue": 0, "alpha": 1}`; see

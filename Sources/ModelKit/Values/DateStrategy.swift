@@ -36,6 +36,10 @@ final class CodingContext {
 
     /// This thread's context.
     static var current: CodingContext { storage.value }
+    /// This thread's context, if it has one yet.
+    static var existing: CodingContext? { storage.existingValue }
+    /// Makes `context` this thread's (a thread continuing another's work).
+    static func install(_ context: CodingContext) { storage.install(context) }
 
     /// Runs `body` with `strategy` in force (or, for `nil`, the strategy already in force).
     static func with<Result>(dateStrategy strategy: DateStrategy?, _ body: () throws -> Result) rethrows -> Result {

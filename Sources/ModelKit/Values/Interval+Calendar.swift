@@ -8,7 +8,7 @@ extension Interval {
     /// follow the calendar: one day after 09:00 is 09:00 the next day even
     /// across a daylight-saving change, and a month after 31 January 2024 is
     /// 29 February, the last day of the shorter month. A fractional part of a
-    /// calendar unit is added as its fixed length (``Unit/seconds``) after the
+    /// calendar unit is added as its fixed length (``Unit/seconds-enum.case``) after the
     /// whole units. A range uses its lower amount.
     ///
     /// ```swift

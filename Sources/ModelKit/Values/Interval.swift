@@ -26,6 +26,7 @@
 public struct Interval: Sendable, Hashable {
     /// A unit of time. Its raw value, the plural name, is used in saved forms.
     public enum Unit: String, Sendable, Hashable, CaseIterable, Codable {
+        /// The units: `quarters` are three months, `weeks` seven days.
         case seconds, minutes, hours, days, weeks, months, quarters, years
 
         /// The unit's fixed length in seconds. A month is a twelfth of a mean

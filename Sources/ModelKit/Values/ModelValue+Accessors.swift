@@ -89,32 +89,42 @@ extension ModelValue: CustomStringConvertible {
         return text
     }
 
+    /// Writes `value` without recursion (values may nest 512 levels and
+    /// more), with an explicit stack of what is left to write.
     private static func describe(_ value: ModelValue, into text: inout String) {
-        switch value {
-        case .null: text += "null"
-        case .bool(let value): text += value ? "true" : "false"
-        case .int(let value): text += String(value)
-        case .bigInteger(let digits): text += digits
-        case .double(let value): text += "\(value)"
-        case .string(let value): text += quoted(value)
-        case .date(let value): text += quoted(ISO8601DateText.string(from: value))
-        case .data(let value): text += quoted(value.base64EncodedString())
-        case .array(let elements):
-            text += "["
-            for (index, element) in elements.enumerated() {
-                if index > 0 { text += "," }
-                describe(element, into: &text)
+        enum Work {
+            case value(ModelValue)
+            case text(String)
+        }
+        var stack: [Work] = [.value(value)]
+        while let work = stack.popLast() {
+            switch work {
+            case .text(let piece): text += piece
+            case .value(.null): text += "null"
+            case .value(.bool(let value)): text += value ? "true" : "false"
+            case .value(.int(let value)): text += String(value)
+            case .value(.bigInteger(let digits)): text += digits
+            case .value(.double(let value)): text += "\(value)"
+            case .value(.string(let value)): text += quoted(value)
+            case .value(.date(let value)): text += quoted(ISO8601DateText.string(from: value))
+            case .value(.data(let value)): text += quoted(value.base64EncodedString())
+            case .value(.array(let elements)):
+                text += "["
+                stack.append(.text("]"))
+                for index in elements.indices.reversed() {
+                    stack.append(.value(elements[index]))
+                    if index > 0 { stack.append(.text(",")) }
+                }
+            case .value(.object(let object)):
+                text += "{"
+                stack.append(.text("}"))
+                let members = Array(object)
+                for index in members.indices.reversed() {
+                    stack.append(.value(members[index].value))
+                    stack.append(.text(quoted(members[index].key) + ":"))
+                    if index > 0 { stack.append(.text(",")) }
+                }
             }
-            text += "]"
-        case .object(let object):
-            text += "{"
-            for (index, member) in object.enumerated() {
-                if index > 0 { text += "," }
-                text += quoted(member.key)
-                text += ":"
-                describe(member.value, into: &text)
-            }
-            text += "}"
         }
     }
 }

@@ -20,7 +20,9 @@ extension ModelValue {
     /// Equality ignores order: two objects are equal when they hold the same keys
     /// with equal values.
     public struct Object: Sendable {
+        /// The keys, in order.
         public private(set) var keys: [String]
+        /// The values, in the order of their keys.
         public private(set) var values: [ModelValue]
         /// The key index, built once an object grows past a few members;
         /// smaller objects are searched in order.
@@ -239,9 +241,11 @@ extension ModelValue {
 }
 
 extension ModelValue.Object: Sequence {
+    /// An iterator over the members, in order.
     public struct Iterator: IteratorProtocol {
         let object: ModelValue.Object
         var position = 0
+        /// The next member, or `nil` after the last.
         public mutating func next() -> (key: String, value: ModelValue)? {
             guard position < object.keys.count else { return nil }
             defer { position += 1 }
@@ -249,17 +253,21 @@ extension ModelValue.Object: Sequence {
         }
     }
 
+    /// An iterator over the members, in order.
     public func makeIterator() -> Iterator { Iterator(object: self) }
+    /// The number of members.
     public var underestimatedCount: Int { count }
 }
 
 extension ModelValue.Object: ExpressibleByDictionaryLiteral {
+    /// An object from a literal, its keys in the literal's order.
     public init(dictionaryLiteral elements: (String, ModelValue)...) {
         self.init(elements)
     }
 }
 
 extension ModelValue.Object: Equatable {
+    /// Whether the two are equal.
     public static func == (lhs: ModelValue.Object, rhs: ModelValue.Object) -> Bool {
         guard lhs.count == rhs.count else { return false }
         if lhs.keys.elementsEqual(rhs.keys, by: KeyHash.sameBytes) { return lhs.values == rhs.values }
@@ -271,6 +279,7 @@ extension ModelValue.Object: Equatable {
 }
 
 extension ModelValue.Object: Hashable {
+    /// Hashes the value.
     public func hash(into hasher: inout Hasher) {
         // Order-independent, to match equality: combine each member's hash commutatively.
         var sum = 0

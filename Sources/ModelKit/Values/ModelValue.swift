@@ -96,6 +96,7 @@ extension ModelValue {
 }
 
 extension ModelValue: Equatable {
+    /// Whether the two are equal.
     public static func == (lhs: ModelValue, rhs: ModelValue) -> Bool {
         switch (lhs, rhs) {
         case (.null, .null): true
@@ -114,6 +115,7 @@ extension ModelValue: Equatable {
 }
 
 extension ModelValue: Hashable {
+    /// Hashes the value.
     public func hash(into hasher: inout Hasher) {
         switch self {
         case .null: hasher.combine(0 as UInt8)

@@ -3,7 +3,7 @@ import Testing
 
 @testable import ModelKit
 
-struct Address: Codable, Equatable, ModelValueConvertible {
+struct StreetAddress: Codable, Equatable, ModelValueConvertible {
     var street = "1 Main St"
     var zip = "12345"
     var lines: [String] = []
@@ -37,9 +37,9 @@ struct Point: Codable, Equatable, ModelValueConvertible {
     var modelValue: ModelValue { [.double(x), .double(y)] }
 }
 
-final class Customer: ModelObject, @unchecked Sendable {
+final class Client: ModelObject, @unchecked Sendable {
     @Saved var name = "Ada"
-    @Saved var address = Address()
+    @Saved var address = StreetAddress()
     @Saved var contact = Contact.none
     @Saved var tier = Tier.free
     @Saved var badge: Badge? = nil
@@ -74,9 +74,9 @@ final class Dog: Animal {
 }
 
 @Suite struct CodableBridgeTests {
-    static func filled() -> Customer {
-        let customer = Customer()
-        customer.address = Address(street: "2 Side St", zip: "99999", lines: ["flat 3"])
+    static func filled() -> Client {
+        let customer = Client()
+        customer.address = StreetAddress(street: "2 Side St", zip: "99999", lines: ["flat 3"])
         customer.contact = .phone(country: 44, number: "555")
         customer.tier = .pro
         customer.badge = Badge(label: "gold", level: 3)
@@ -87,12 +87,12 @@ final class Dog: Animal {
     @Test(arguments: ["dictionary", "json", "xml", "binary"])
     func codableValuesRoundTripInEveryForm(form: String) throws {
         let customer = Self.filled()
-        let back: Customer
+        let back: Client
         switch form {
-        case "dictionary": back = try Customer(dictionary: customer.dictionary)
-        case "json": back = try Customer(json: customer.jsonData())
-        case "xml": back = try Customer(propertyList: customer.propertyListData(format: .xml))
-        default: back = try Customer(propertyList: customer.propertyListData(format: .binary))
+        case "dictionary": back = try Client(dictionary: customer.dictionary)
+        case "json": back = try Client(json: customer.jsonData())
+        case "xml": back = try Client(propertyList: customer.propertyListData(format: .xml))
+        default: back = try Client(propertyList: customer.propertyListData(format: .binary))
         }
         #expect(back.address == customer.address)
         #expect(back.contact == customer.contact)
@@ -113,7 +113,7 @@ final class Dog: Animal {
     }
 
     @Test func mutatingACodableValueInPlaceIsAChange() {
-        let customer = Customer()
+        let customer = Client()
         customer.address.zip = "00000"
         customer.address.lines.append("x")
         #expect(customer.changedKeys == ["address"])
@@ -122,18 +122,18 @@ final class Dog: Animal {
 
     @Test func decodingErrorsNameTheKeyPath() {
         let error = #expect(throws: ModelError.self) {
-            try Customer(json: Data(#"{"address":{"street":"a","zip":12,"lines":[]}}"#.utf8))
+            try Client(json: Data(#"{"address":{"street":"a","zip":12,"lines":[]}}"#.utf8))
         }
         #expect(error?.description == "address.zip: expected String, found an integer (12)")
         let nested = #expect(throws: ModelError.self) {
-            try Customer(dictionary: ["history": [["email": ["_0": "x"]], ["phone": ["country": "UK"]]]])
+            try Client(dictionary: ["history": [["email": ["_0": "x"]], ["phone": ["country": "UK"]]]])
         }
         #expect(nested?.keyPath.description.hasPrefix("history[1].phone.country") == true, "\(nested?.description ?? "")")
     }
 
     @Test func theDecoderThrowsDecodingErrorsWithTheirCodingPath() {
         do {
-            _ = try ModelValueDecoder().decode(Address.self, from: ["street": "a", "zip": 12])
+            _ = try ModelValueDecoder().decode(StreetAddress.self, from: ["street": "a", "zip": 12])
             Issue.record("expected an error")
         } catch DecodingError.typeMismatch(_, let context) {
             #expect(context.codingPath.map(\.stringValue) == ["zip"])
@@ -141,7 +141,7 @@ final class Dog: Animal {
             Issue.record("expected DecodingError.typeMismatch, got \(error)")
         }
         do {
-            _ = try ModelValueDecoder().decode(Address.self, from: ["street": "a"])
+            _ = try ModelValueDecoder().decode(StreetAddress.self, from: ["street": "a"])
             Issue.record("expected an error")
         } catch DecodingError.keyNotFound(let key, _) {
             #expect(key.stringValue == "zip")
@@ -168,7 +168,7 @@ final class Dog: Animal {
         let contacts: [Contact] = [
             .email("e\(seed)"), .phone(country: Int.random(in: 1...99, using: &generator), number: "\(seed)"), .none,
         ]
-        let address = Address(
+        let address = StreetAddress(
             street: "\(Int.random(in: 1...999, using: &generator)) Road", zip: "\(seed)",
             lines: (0..<Int.random(in: 0...3, using: &generator)).map { "line \($0)" })
         for value in contacts {
@@ -178,6 +178,6 @@ final class Dog: Animal {
         }
         let foundation = try ModelValue(json: JSONEncoder().encode(address))
         #expect(try ModelValueEncoder().encode(address) == foundation)
-        #expect(try ModelValueDecoder().decode(Address.self, from: foundation) == address)
+        #expect(try ModelValueDecoder().decode(StreetAddress.self, from: foundation) == address)
     }
 }

@@ -90,15 +90,15 @@ private final class Limits: ModelObject, @unchecked Sendable {
         #expect(error?.message == "nesting is deeper than the limit of 512 levels")
     }
 
-    @Test func cyclesCannotBeSaved() {
+    @Test func cyclesAreSavedWithReferences() throws {
         let a = Note()
         let b = Note()
         a.child = b
         b.child = a
-        let error = #expect(throws: ModelError.self) { try a.propertyListData() }
-        #expect(error?.code == .notRepresentable)
-        #expect(error?.message.contains("the model graph has a cycle") == true)
-        b.child = nil
+        defer { b.child = nil }
+        let back = try Note(propertyList: a.propertyListData())
+        defer { back.child?.child = nil }
+        #expect(back.child?.child === back)
     }
 
     @Test func modelsDoNotTrustTheTypeNameOfData() {

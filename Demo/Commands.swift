@@ -1,0 +1,255 @@
+import Foundation
+import ModelKit
+
+/// A mistake in the command line: one line that points to the command's help, exit status 2.
+struct UsageError: Error {
+    let message: String
+    let usage: String
+
+    /// The command whose help to point to.
+    var command: String {
+        switch usage {
+        case Commands.showUsage: "show"
+        case Commands.convertUsage: "convert"
+        case Commands.setUsage: "set"
+        case Commands.defaultsUsage: "defaults"
+        default: ""
+        }
+    }
+}
+
+/// The Demo's subcommands.
+enum Commands {
+    static let usage = """
+        Usage: Demo [COMMAND] [ARGUMENTS]
+
+        With no command, prints a tour of ModelKit.
+
+        Commands:
+          show FILE                 print a JSON or property-list document as the Demo's Note model reads it
+          convert IN OUT            convert a document between JSON (.json), XML (.plist, .xml) and binary (.bplist) property lists
+          set FILE KEY=VALUE...     change saved keys or extensible properties of a Note document, saving it atomically
+          defaults [list|get KEY|set KEY VALUE|remove KEY]
+                                    read and change the standard ModelDefaults store
+          help                      print this help
+
+        Run 'Demo COMMAND --help' for a command's details.
+        """
+
+    static let showUsage = """
+        Usage: Demo show FILE
+
+        Reads FILE (JSON, XML or binary property list, detected from its content)
+        as a Note and prints its data version, its saved values in order, its
+        changed keys and its extensible properties (keys Note does not save).
+        """
+
+    static let convertUsage = """
+        Usage: Demo convert IN OUT
+
+        Reads the document IN (any format) and writes it to OUT in the format
+        of OUT's extension: .json, .plist or .xml (XML property list), .bplist
+        (binary property list). The write is atomic. Any document converts, not
+        only notes; property lists have no null, so null is written as "$null".
+        """
+
+    static let setUsage = """
+        Usage: Demo set FILE KEY=VALUE...
+
+        Loads FILE as a Note, sets each KEY to VALUE and saves FILE in its own
+        format, atomically. VALUE is read as JSON when it is JSON (12, true,
+        ["a","b"], "text"), else as a string. Keys Note saves must get a value
+        of their type; other keys become extensible properties. All or nothing:
+        one bad value changes nothing.
+        """
+
+    static let defaultsUsage = """
+        Usage: Demo defaults [list | get KEY | set KEY VALUE | remove KEY]
+
+        Reads and changes the standard ModelDefaults store. Its file is
+        defaults.plist in $\(ModelDefaults.directoryEnvironmentVariable) when that is set, else in the
+        platform's place for settings ($XDG_CONFIG_HOME/Demo or ~/.config/Demo on Linux).
+        VALUE is read as JSON when it is JSON, else as a string.
+
+          list            every key and its value, sorted by key (the default)
+          get KEY         the value of KEY as JSON; exit status 1 when absent
+          set KEY VALUE   stores VALUE under KEY and saves
+          remove KEY      removes KEY and saves
+        """
+
+    /// Runs the command line `arguments` (without the program's name).
+    static func run(_ arguments: [String]) throws {
+        guard let command = arguments.first else { return try Tour.run() }
+        let rest = Array(arguments.dropFirst())
+        switch command {
+        case "help", "--help", "-h":
+            print(usage)
+        case "show":
+            if wantsHelp(rest) { return print(showUsage) }
+            guard rest.count == 1 else { throw UsageError(message: "show takes one FILE", usage: showUsage) }
+            try show(URL(fileURLWithPath: rest[0]))
+        case "convert":
+            if wantsHelp(rest) { return print(convertUsage) }
+            guard rest.count == 2 else { throw UsageError(message: "convert takes IN and OUT", usage: convertUsage) }
+            try convert(URL(fileURLWithPath: rest[0]), to: URL(fileURLWithPath: rest[1]))
+        case "set":
+            if wantsHelp(rest) { return print(setUsage) }
+            guard rest.count >= 2 else { throw UsageError(message: "set takes FILE and KEY=VALUE", usage: setUsage) }
+            try set(URL(fileURLWithPath: rest[0]), assignments: Array(rest.dropFirst()))
+        case "defaults":
+            if wantsHelp(rest) { return print(defaultsUsage) }
+            try defaults(rest)
+        default:
+            throw UsageError(message: "unknown command '\(command)'", usage: usage)
+        }
+    }
+
+    static func wantsHelp(_ arguments: [String]) -> Bool {
+        arguments.contains("--help") || arguments.contains("-h")
+    }
+
+    /// A command-line value: JSON when it reads as JSON, else the text itself.
+    static func parse(_ text: String) -> ModelValue {
+        (try? ModelValue(json: Data(text.utf8))) ?? .string(text)
+    }
+
+    // MARK: - show
+
+    static func show(_ url: URL) throws {
+        let data = try readFile(url)
+        let raw = try value(of: data, at: url)
+        let note = try Note(contentsOf: url)
+        let format = ModelDocumentFormat(detecting: data).map(name(of:)) ?? "unknown"
+        print("file: \(url.lastPathComponent) (\(format))")
+        let loaded: String
+        if case .object(let members) = raw, case .int(let version)? = members[Note.versionKey ?? "version"] {
+            loaded = version < Note.version ? "\(version), upgraded to \(Note.version)" : "\(version)"
+        } else {
+            loaded = "\(Note.version) (none in the file)"
+        }
+        print("version: \(loaded)")
+        print("values:")
+        guard case .object(let saved) = note.modelValue else { return }
+        let bag = Set(note.extensibleProperties.keys)
+        for (key, value) in saved where key != Note.typeKey && key != Note.versionKey && !bag.contains(key) {
+            print("  \(key): \(try value.jsonString())")
+        }
+        let changed = note.changedKeys.sorted()
+        print("changed keys: \(changed.isEmpty ? "none" : changed.joined(separator: ", "))")
+        if note.extensibleProperties.isEmpty {
+            print("extensible properties: none")
+        } else {
+            print("extensible properties:")
+            for (key, value) in saved where bag.contains(key) { print("  \(key): \(try value.jsonString())") }
+        }
+    }
+
+    static func name(of format: ModelDocumentFormat) -> String {
+        switch format {
+        case .json: "JSON"
+        case .xmlPropertyList: "XML property list"
+        case .binaryPropertyList: "binary property list"
+        }
+    }
+
+    /// The document `data` read from `url` as a value, whatever its format.
+    static func value(of data: Data, at url: URL) throws -> ModelValue {
+        guard let format = ModelDocumentFormat(detecting: data) else {
+            throw ModelError(
+                code: .unknownFormat, message: "expected JSON or a property list, found content that starts with neither",
+                file: url)
+        }
+        do {
+            if case .json = format { return try ModelValue(json: data) }
+            return try ModelValue(propertyList: data)
+        } catch var error as ModelError {
+            error.file = url
+            throw error
+        }
+    }
+
+    // MARK: - convert
+
+    static func convert(_ input: URL, to output: URL) throws {
+        guard let format = ModelDocumentFormat(pathExtension: output.pathExtension) else {
+            throw UsageError(
+                message: "cannot choose a format from the extension of '\(output.lastPathComponent)'; "
+                    + "use .json, .plist, .xml or .bplist",
+                usage: convertUsage)
+        }
+        let data = try readFile(input)
+        let value = try value(of: data, at: input)
+        let written: Data
+        switch format {
+        case .json: written = try value.jsonData(options: .pretty)
+        case .xmlPropertyList: written = try value.propertyListData(format: .xml)
+        case .binaryPropertyList: written = try value.propertyListData(format: .binary)
+        }
+        try written.write(to: output, options: .atomic)
+        print("wrote \(output.lastPathComponent) (\(name(of: format)), \(written.count) bytes)")
+    }
+
+    static func readFile(_ url: URL) throws -> Data {
+        do {
+            return try Data(contentsOf: url)
+        } catch {
+            // The library's own sentence for the problem.
+            _ = try Note(contentsOf: url)
+            throw error
+        }
+    }
+
+    // MARK: - set
+
+    static func set(_ url: URL, assignments: [String]) throws {
+        var changes = ModelValue.Object()
+        for assignment in assignments {
+            guard let equals = assignment.firstIndex(of: "="), equals != assignment.startIndex else {
+                throw UsageError(message: "expected KEY=VALUE, found '\(assignment)'", usage: setUsage)
+            }
+            let key = String(assignment[..<equals])
+            changes[key] = parse(String(assignment[assignment.index(after: equals)...]))
+        }
+        let data = try readFile(url)
+        guard let format = ModelDocumentFormat(detecting: data) else {
+            _ = try Note(contentsOf: url)  // the library's error for it
+            return
+        }
+        let note = try Note(contentsOf: url)
+        try note.update(from: .object(changes))
+        let changed = note.changedKeys.sorted()
+        try note.write(to: url, format: format)
+        print("changed: \(changed.isEmpty ? "nothing" : changed.joined(separator: ", "))")
+    }
+
+    // MARK: - defaults
+
+    static func defaults(_ arguments: [String]) throws {
+        let store = ModelDefaults.standard
+        if let problem = store.loadError { throw problem }
+        switch arguments.first ?? "list" {
+        case "list":
+            guard arguments.count <= 1 else { throw UsageError(message: "list takes no arguments", usage: defaultsUsage) }
+            for key in store.keys.sorted() {
+                print("\(key) = \(try store.modelValue(forKey: key)!.jsonString())")
+            }
+        case "get":
+            guard arguments.count == 2 else { throw UsageError(message: "get takes KEY", usage: defaultsUsage) }
+            guard let value = store.modelValue(forKey: arguments[1]) else {
+                FileHandle.standardError.write(Data("Demo: no value for '\(arguments[1])'\n".utf8))
+                exit(1)
+            }
+            print(try value.jsonString())
+        case "set":
+            guard arguments.count == 3 else { throw UsageError(message: "set takes KEY and VALUE", usage: defaultsUsage) }
+            store.set(parse(arguments[2]), forKey: arguments[1])
+            try store.save()
+        case "remove":
+            guard arguments.count == 2 else { throw UsageError(message: "remove takes KEY", usage: defaultsUsage) }
+            store.removeValue(forKey: arguments[1])
+            try store.save()
+        default:
+            throw UsageError(message: "unknown defaults command '\(arguments[0])'", usage: defaultsUsage)
+        }
+    }
+}

@@ -1,0 +1,48 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+import Foundation
+
+/// An advisory lock on a file beside a document (`settings.plist.lock`),
+/// shared by every process that follows the same protocol: `flock` on
+/// Linux and Apple platforms. The lock file is never replaced, so the lock
+/// holds while the document itself is replaced by atomic writes.
+struct FileLock {
+    let url: URL
+
+    /// Runs `body` holding the lock, exclusively or shared, waiting for it.
+    /// - Throws: ``ModelError`` naming the lock file when it cannot be
+    ///   opened or locked; what `body` throws.
+    func withLock<Result>(exclusive: Bool, _ body: () throws -> Result) throws -> Result {
+        let folder = url.deletingLastPathComponent()
+        if !FileManager.default.fileExists(atPath: folder.path) {
+            // Nothing to read yet; a writer makes the folder.
+            guard exclusive else { return try body() }
+            try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        }
+        let descriptor = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw ModelError(
+                code: .fileAccess, message: "the lock file could not be opened (\(Self.describe(errno)))", file: url)
+        }
+        defer { close(descriptor) }
+        var status: Int32
+        repeat {
+            status = flock(descriptor, exclusive ? LOCK_EX : LOCK_SH)
+        } while status != 0 && errno == EINTR
+        guard status == 0 else {
+            throw ModelError(
+                code: .fileAccess, message: "the lock file could not be locked (\(Self.describe(errno)))", file: url)
+        }
+        defer { _ = flock(descriptor, LOCK_UN) }
+        return try body()
+    }
+
+    private static func describe(_ code: Int32) -> String {
+        String(cString: strerror(code))
+    }
+}

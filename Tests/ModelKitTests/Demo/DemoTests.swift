@@ -1,0 +1,164 @@
+import Foundation
+import Testing
+
+@testable import ModelKit
+
+/// The Demo executable, run as a newcomer would: its tour, its commands,
+/// their help, and one-line errors with a non-zero status.
+@Suite(.enabled(if: DemoProcess.executable != nil, "the Demo executable is not built: run swift build"))
+struct DemoTests {
+    @Test func twoToursInARowCountTheirRunsAndPrintTheSameTextOtherwise() throws {
+        try withTemporaryFolder { folder in
+            let first = try DemoProcess.run([], storeFolder: folder)
+            let second = try DemoProcess.run([], storeFolder: folder)
+            #expect(first.status == 0)
+            #expect(second.status == 0)
+            #expect(first.errors.isEmpty)
+            #expect(first.output.contains("run #1 ("))
+            #expect(second.output.contains("run #2 ("))
+            #expect(first.output.replacingOccurrences(of: "run #1", with: "run #N")
+                == second.output.replacingOccurrences(of: "run #2", with: "run #N"))
+            for shown in [
+                "title: Untitled | count: 0 | colour: #0000FF", "hasChanges: true | changedKeys: [\"colour\", \"tags\", \"title\"]",
+                "\"version\": 2", "count: 7", "extensibleProperties: [\"priority\", \"reminder\"]", "\"priority\":1.10",
+                "children[0].count: expected Int, found a string (\"three\")",
+            ] {
+                #expect(first.output.contains(shown), "\(shown)")
+            }
+        }
+    }
+
+    @Test func helpListsEveryCommandAndEachCommandHasHelp() throws {
+        try withTemporaryFolder { folder in
+            let help = try DemoProcess.run(["--help"], storeFolder: folder)
+            #expect(help.status == 0)
+            for command in ["show FILE", "convert IN OUT", "set FILE KEY=VALUE", "defaults [list|get KEY|set KEY VALUE|remove KEY]"] {
+                #expect(help.output.contains(command), "\(command)")
+            }
+            for command in ["show", "convert", "set", "defaults"] {
+                let outcome = try DemoProcess.run([command, "--help"], storeFolder: folder)
+                #expect(outcome.status == 0)
+                #expect(outcome.output.hasPrefix("Usage: Demo \(command)"), "\(command)")
+            }
+        }
+    }
+
+    static let mistakes: [(arguments: [String], status: Int32, error: String)] = [
+        (["frob"], 2, "Demo: unknown command 'frob' (see 'Demo --help')"),
+        (["show"], 2, "Demo: show takes one FILE (see 'Demo show --help')"),
+        (["convert", "a.json"], 2, "Demo: convert takes IN and OUT (see 'Demo convert --help')"),
+        (["set", "FILE"], 2, "Demo: set takes FILE and KEY=VALUE (see 'Demo set --help')"),
+        (["set", "FILE", "novalue"], 2, "Demo: expected KEY=VALUE, found 'novalue' (see 'Demo set --help')"),
+        (["defaults", "get"], 2, "Demo: get takes KEY (see 'Demo defaults --help')"),
+        (["defaults", "frob"], 2, "Demo: unknown defaults command 'frob' (see 'Demo defaults --help')"),
+        (["defaults", "get", "absent"], 1, "Demo: no value for 'absent'"),
+        (["show", "/no/such/file.json"], 1, "Demo: file.json: no such file"),
+    ]
+
+    @Test(arguments: 0..<mistakes.count)
+    func badArgumentsAreOneLineOnStandardErrorAndAStatus(index: Int) throws {
+        let (arguments, status, error) = Self.mistakes[index]
+        try withTemporaryFolder { folder in
+            let outcome = try DemoProcess.run(arguments, storeFolder: folder)
+            #expect(outcome.status == status, "\(arguments)")
+            #expect(outcome.errors == error + "\n", "\(arguments)")
+            #expect(outcome.output.isEmpty)
+        }
+    }
+
+    @Test func badFilesAreOneLineErrors() throws {
+        try withTemporaryFolder { folder in
+            let cases: [(String, String, String)] = [
+                ("broken.json", "{\"title\": \"A\",\n \"count\": 1 2}", "Demo: broken.json, JSON at line 2, column 13 (byte 27): expected ',' or '}' after object member, found '2'"),
+                ("typed.json", #"{"count":"three"}"#, #"Demo: typed.json, in count: expected Int, found a string ("three")"#),
+                ("text.json", "hello", "Demo: text.json: expected JSON or a property list, found content that starts with neither"),
+            ]
+            for (name, content, message) in cases {
+                let url = folder.appendingPathComponent(name)
+                try Data(content.utf8).write(to: url)
+                let outcome = try DemoProcess.run(["show", url.path], storeFolder: folder)
+                #expect(outcome.status == 1, "\(name)")
+                #expect(outcome.errors == message + "\n", "\(name)")
+            }
+            let outcome = try DemoProcess.run(["show", folder.path], storeFolder: folder)
+            #expect(outcome.errors.hasSuffix(": this is a folder, not a file\n"))
+        }
+    }
+
+    @Test func showPrintsVersionValuesChangedKeysAndExtensibleProperties() throws {
+        try withTemporaryFolder { folder in
+            let url = folder.appendingPathComponent("old.json")
+            try Data(#"{"type":"Note","version":1,"title":"Old","number":7,"extra":{"b":1.10}}"#.utf8).write(to: url)
+            let outcome = try DemoProcess.run(["show", url.path], storeFolder: folder)
+            #expect(outcome.status == 0)
+            #expect(
+                outcome.output == """
+                    file: old.json (JSON)
+                    version: 1, upgraded to 2
+                    values:
+                      title: "Old"
+                      count: 7
+                      tags: []
+                      colour: {"red":0.0,"green":0.0,"blue":1.0,"alpha":1.0}
+                      due: "2025-11-16T15:33:20Z"
+                      snooze: {"amount":5.0,"unit":"minutes"}
+                      child: null
+                      children: []
+                      legacy_name: ""
+                    changed keys: none
+                    extensible properties:
+                      extra: {"b":1.1}
+
+                    """)
+        }
+    }
+
+    @Test func setEditsAFileInItsFormatAndConvertChangesTheFormat() throws {
+        try withTemporaryFolder { folder in
+            let json = folder.appendingPathComponent("note.json")
+            try Data(#"{"title":"A","future":[1.10,"x"]}"#.utf8).write(to: json)
+            let set = try DemoProcess.run(["set", json.path, "count=5", "title=Hello", "added=true"], storeFolder: folder)
+            #expect(set.status == 0)
+            #expect(set.output == "changed: added, count, title\n")
+            let edited = try Note(contentsOf: json)
+            #expect(edited.title == "Hello")
+            #expect(edited.count == 5)
+            #expect(edited.extensibleProperty(forKey: "added") == true)
+            // The member it did not touch keeps its text.
+            #expect(try String(contentsOf: json, encoding: .utf8).contains(#""future":[1.10,"x"]"#))
+
+            let bad = try DemoProcess.run(["set", json.path, "count=many"], storeFolder: folder)
+            #expect(bad.status == 1)
+            #expect(bad.errors == #"Demo: count: expected Int, found a string ("many")"# + "\n")
+            #expect(try Note(contentsOf: json).count == 5)
+
+            for name in ["note.plist", "note.bplist", "back.json"] {
+                let source = name == "back.json" ? folder.appendingPathComponent("note.bplist") : json
+                let out = folder.appendingPathComponent(name)
+                let convert = try DemoProcess.run(["convert", source.path, out.path], storeFolder: folder)
+                #expect(convert.status == 0, "\(name): \(convert.errors)")
+                #expect(try Note(contentsOf: out).isEquivalent(to: edited), "\(name)")
+            }
+        }
+    }
+
+    @Test func defaultsCommandsReadAndChangeTheStandardStore() throws {
+        try withTemporaryFolder { folder in
+            #expect(try DemoProcess.run(["defaults", "set", "volume", "0.5"], storeFolder: folder).status == 0)
+            #expect(try DemoProcess.run(["defaults", "set", "name", "Ada"], storeFolder: folder).status == 0)
+            #expect(try DemoProcess.run(["defaults", "get", "volume"], storeFolder: folder).output == "0.5\n")
+            #expect(try DemoProcess.run(["defaults"], storeFolder: folder).output == "name = \"Ada\"\nvolume = 0.5\n")
+            #expect(try DemoProcess.run(["defaults", "remove", "name"], storeFolder: folder).status == 0)
+            #expect(try DemoProcess.run(["defaults", "list"], storeFolder: folder).output == "volume = 0.5\n")
+            let store = try ModelDefaults(
+                url: folder.appendingPathComponent("defaults.plist"), autosaveDelay: nil, watchInterval: nil)
+            #expect(store.double(forKey: "volume") == 0.5)
+            // A corrupt store is reported, not replaced.
+            try Data("garbage".utf8).write(to: store.url)
+            let outcome = try DemoProcess.run(["defaults", "set", "x", "1"], storeFolder: folder)
+            #expect(outcome.status == 1)
+            #expect(outcome.errors.hasPrefix("Demo: defaults.plist, property list at line 1, column 1"))
+            #expect(try String(contentsOf: store.url, encoding: .utf8) == "garbage")
+        }
+    }
+}

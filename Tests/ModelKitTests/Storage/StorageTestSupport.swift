@@ -1,0 +1,99 @@
+import Foundation
+import Testing
+
+@testable import ModelKit
+
+/// A temporary folder, removed with everything in it when the body ends,
+/// whether it returns or throws.
+func withTemporaryFolder<Result>(_ body: (URL) throws -> Result) throws -> Result {
+    let folder = FileManager.default.temporaryDirectory
+        .appendingPathComponent("ModelKitTests-\(UUID().uuidString)", isDirectory: true)
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    return try body(folder)
+}
+
+/// The same for async bodies.
+func withTemporaryFolder<Result>(_ body: (URL) async throws -> Result) async throws -> Result {
+    let folder = FileManager.default.temporaryDirectory
+        .appendingPathComponent("ModelKitTests-\(UUID().uuidString)", isDirectory: true)
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    return try await body(folder)
+}
+
+/// Waits until `condition` holds, up to `seconds`; returns whether it did.
+func eventually(within seconds: Double = 5, _ condition: () -> Bool) async -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+        if condition() { return true }
+        try? await Task.sleep(for: .milliseconds(20))
+    }
+    return condition()
+}
+
+/// Runs the Demo executable built beside the tests.
+enum DemoProcess {
+    /// The Demo executable, or `nil` when it has not been built (`swift build` builds it).
+    static let executable: URL? = {
+        var candidates: [URL] = []
+        if let tests = Bundle.main.executableURL?.deletingLastPathComponent() {
+            candidates.append(tests.appendingPathComponent("Demo"))
+        }
+        let packageRoot = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        candidates.append(packageRoot.appendingPathComponent(".build/debug/Demo"))
+        for argument in CommandLine.arguments.prefix(1) {
+            var url = URL(fileURLWithPath: argument).deletingLastPathComponent()
+            for _ in 0..<3 {
+                candidates.append(url.appendingPathComponent("Demo"))
+                url = url.deletingLastPathComponent()
+            }
+        }
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }()
+
+    struct Outcome {
+        var status: Int32
+        var output: String
+        var errors: String
+    }
+
+    /// Runs the Demo with `arguments`, its standard store in `storeFolder`.
+    static func run(_ arguments: [String], storeFolder: URL) throws -> Outcome {
+        let executable = try #require(executable, "the Demo executable is not built: run swift build")
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment[ModelDefaults.directoryEnvironmentVariable] = storeFolder.path
+        process.environment = environment
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        // Read both pipes to their ends before waiting, so a full pipe cannot block the Demo.
+        let errorData = SendableData()
+        let errorReader = Thread { errorData.value = errors.fileHandleForReading.readDataToEndOfFile() }
+        errorReader.start()
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        while !errorData.isSet { usleep(1_000) }
+        return Outcome(
+            status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
+            errors: String(decoding: errorData.value, as: UTF8.self))
+    }
+}
+
+/// Data handed from a reading thread.
+final class SendableData: @unchecked Sendable {
+    private let lock = NSLock()
+    private var data: Data?
+    var value: Data {
+        get { lock.withLock { data ?? Data() } }
+        set { lock.withLock { data = newValue } }
+    }
+    var isSet: Bool { lock.withLock { data != nil } }
+}
