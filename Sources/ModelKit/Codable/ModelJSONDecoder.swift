@@ -47,6 +47,7 @@ public struct ModelJSONDecoder: Sendable {
     /// Values handed to every `init(from:)` through `Decoder.userInfo`.
     public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
 
+    /// A decoder with Foundation's defaults; set its properties to configure it.
     public init() {}
 
     /// The value of `type` that the JSON text `data` holds.

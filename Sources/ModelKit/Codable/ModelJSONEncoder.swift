@@ -36,6 +36,7 @@ public struct ModelJSONEncoder: Sendable {
     /// Values handed to every `encode(to:)` through `Encoder.userInfo`.
     public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
 
+    /// A encoder with Foundation's defaults; set its properties to configure it.
     public init() {}
 
     /// The JSON text of `value`.
