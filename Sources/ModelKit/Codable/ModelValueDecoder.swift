@@ -69,6 +69,9 @@ extension ModelError {
         default:
             self.init(code: .invalidValue, message: "\(error)")
         }
+        // ModelJSONDecoder's messages start with the key path, which is kept apart here.
+        let prefix = keyPath.description + ": "
+        if !keyPath.isEmpty, message.hasPrefix(prefix) { message.removeFirst(prefix.count) }
     }
 }
 

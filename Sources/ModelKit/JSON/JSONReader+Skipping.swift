@@ -133,7 +133,7 @@ extension JSONReader {
 
     /// The first index at or after `index` that is not JSON whitespace, or `count`.
     @inline(__always)
-    private func whitespaceEnd(from index: Int) -> Int {
+    func whitespaceEnd(from index: Int) -> Int {
         var index = index
         while index < count {
             let byte = base[index]
@@ -155,7 +155,7 @@ extension JSONReader {
 
     /// Whether the `length` (4) bytes at `index` equal `word` read little-endian.
     @inline(__always)
-    private func hasLiteral(_ word: UInt32, length: Int, at index: Int) -> Bool {
+    func hasLiteral(_ word: UInt32, length: Int, at index: Int) -> Bool {
         guard index + length <= count else { return false }
         return UInt32(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt32.self)) == word
     }
@@ -232,7 +232,7 @@ extension JSONReader {
     /// Scans the escape whose backslash is at `index`; a `\u` high surrogate
     /// must be followed by a `\u` low one, as the reader requires.
     @inline(__always)
-    private func scanEscape(at index: Int) -> Int? {
+    func scanEscape(at index: Int) -> Int? {
         guard index + 1 < count else { return nil }
         switch base[index + 1] {
         case JSONByte.quote, JSONByte.backslash, JSONByte.slash, UInt8(ascii: "b"), UInt8(ascii: "f"),
@@ -302,7 +302,7 @@ extension JSONReader {
     /// after it. A number whose magnitude could pass `Double`'s range goes to
     /// the full reader, which refuses it or reads it.
     @inline(__always)
-    private func scanNumber(at index: Int) -> Int? {
+    func scanNumber(at index: Int) -> Int? {
         var cursor = index
         if base[cursor] == JSONByte.minus { cursor += 1 }
         guard cursor < count, isDigit(base[cursor]) else { return nil }

@@ -52,7 +52,7 @@ final class Customer: ModelObject, @unchecked Sendable {
 final class ReadmeVersionedNote: ModelObject, @unchecked Sendable {
     @Saved var count = 0
 
-    // README example 18
+    // README example 19
     override class var version: Int { 2 }
     override class func upgrade(_ values: inout [String: ModelValue], from version: Int) throws {
         if version == 1 { values["count"] = values["number"]; values["number"] = nil }
@@ -443,20 +443,27 @@ final class ReadmeVersionedNote: ModelObject, @unchecked Sendable {
         try Self.check(17, example)
     }
 
-    @Test func example19() throws {
+    @Test func example18() throws {
         func example() throws {
-            final class Note: ModelObject, @unchecked Sendable {
-                @Saved var title = "Untitled"
-                @Saved var tags: [String] = []
-                @Saved var children: [Note] = []
-            }
-            // README example 19
-            let note = try Note(json: Data(#"{"title":"A","pinned":true}"#.utf8))
-            print(note.extensibleProperties)                       // ["pinned": true]
-            try note.setExtensibleProperty("blue", forKey: "label")
+            // README example 18
+            struct Post: Codable { var postId: Int; var title: String; var publishedAt: Date; var tags: [String] }
+            let json = Data(#"{"post_id": 7, "title": "Hello/World", "published_at": "2026-11-24T09:00:00Z", "tags": ["a"]}"#.utf8)
+
+            var decoder = ModelJSONDecoder()
+            decoder.keyDecodingStrategy = .convertFromSnakeCase
+            decoder.dateDecodingStrategy = .iso8601
+            let post = try decoder.decode(Post.self, from: json)
+            print(post.postId, post.publishedAt)        // 7 2026-11-24 09:00:00 +0000
+
+            var encoder = ModelJSONEncoder()
+            encoder.keyEncodingStrategy = .convertToSnakeCase
+            encoder.dateEncodingStrategy = .iso8601
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            print(String(decoding: try encoder.encode(post), as: UTF8.self))
+            // {"post_id":7,"published_at":"2026-11-24T09:00:00Z","tags":["a"],"title":"Hello/World"}
             // README example end
         }
-        try Self.check(19, example)
+        try Self.check(18, example)
     }
 
     @Test func example20() throws {
@@ -467,11 +474,9 @@ final class ReadmeVersionedNote: ModelObject, @unchecked Sendable {
                 @Saved var children: [Note] = []
             }
             // README example 20
-            let saved = try Note(json: Data(#"{"title":"A","price":1.10,"label":"caf\u00e9"}"#.utf8))
-            print(saved.extensibleProperty(forKey: "price")!)       // 1.1
-            saved.title = "B"
-            print(try saved.jsonString())
-            // {"type":"Note","version":1,"title":"B","tags":[],"children":[],"price":1.10,"label":"caf\u00e9"}
+            let note = try Note(json: Data(#"{"title":"A","pinned":true}"#.utf8))
+            print(note.extensibleProperties)                       // ["pinned": true]
+            try note.setExtensibleProperty("blue", forKey: "label")
             // README example end
         }
         try Self.check(20, example)
@@ -485,11 +490,11 @@ final class ReadmeVersionedNote: ModelObject, @unchecked Sendable {
                 @Saved var children: [Note] = []
             }
             // README example 21
-            let note = Note()
-            note.children = [Note(), Note()]
-            try note.setValue("Renamed", forKey: "title")
-            print(note.value(forKey: "title") as? String ?? "")              // Renamed
-            print(note.value(forKey: "children.1.title") as? String ?? "")   // Untitled
+            let saved = try Note(json: Data(#"{"title":"A","price":1.10,"label":"caf\u00e9"}"#.utf8))
+            print(saved.extensibleProperty(forKey: "price")!)       // 1.1
+            saved.title = "B"
+            print(try saved.jsonString())
+            // {"type":"Note","version":1,"title":"B","tags":[],"children":[],"price":1.10,"label":"caf\u00e9"}
             // README example end
         }
         try Self.check(21, example)
@@ -497,7 +502,25 @@ final class ReadmeVersionedNote: ModelObject, @unchecked Sendable {
 
     @Test func example22() throws {
         func example() throws {
+            final class Note: ModelObject, @unchecked Sendable {
+                @Saved var title = "Untitled"
+                @Saved var tags: [String] = []
+                @Saved var children: [Note] = []
+            }
             // README example 22
+            let note = Note()
+            note.children = [Note(), Note()]
+            try note.setValue("Renamed", forKey: "title")
+            print(note.value(forKey: "title") as? String ?? "")              // Renamed
+            print(note.value(forKey: "children.1.title") as? String ?? "")   // Untitled
+            // README example end
+        }
+        try Self.check(22, example)
+    }
+
+    @Test func example23() throws {
+        func example() throws {
+            // README example 23
             class Item: ModelObject, @unchecked Sendable { @Saved var name = "" }
             final class Book: Item, @unchecked Sendable { @Saved var pages = 0 }
             final class Film: Item, @unchecked Sendable { @Saved var minutes = 0 }
@@ -509,12 +532,12 @@ final class ReadmeVersionedNote: ModelObject, @unchecked Sendable {
             print(shelf.items.map { "\(type(of: $0))" })   // ["Book", "Film"]
             // README example end
         }
-        try Self.check(22, example)
+        try Self.check(23, example)
     }
 
-    @Test func example23() throws {
+    @Test func example24() throws {
         func example() throws {
-            // README example 23
+            // README example 24
             let accent = Color(red: 1, green: 0.5, blue: 0)
             print(accent.hexString)                          // #FF8000
             print(Color(hex: "#0F08")!.hexString)            // #00FF0088
@@ -522,12 +545,12 @@ final class ReadmeVersionedNote: ModelObject, @unchecked Sendable {
             print(accent.withAlpha(0.5).modelValue)          // {"red":1.0,"green":0.5,"blue":0.0,"alpha":0.5}
             // README example end
         }
-        try Self.check(23, example)
+        try Self.check(24, example)
     }
 
-    @Test func example24() throws {
+    @Test func example25() throws {
         func example() throws {
-            // README example 24
+            // README example 25
             let date = try Date(modelValue: "2025-11-16T16:33:20.123456+01:00")
             print(date.modelValue)   // "2025-11-16T15:33:20.123456Z"
             do {
@@ -538,12 +561,12 @@ final class ReadmeVersionedNote: ModelObject, @unchecked Sendable {
             }
             // README example end
         }
-        try Self.check(24, example)
+        try Self.check(25, example)
     }
 
-    @Test func example25() throws {
+    @Test func example26() throws {
         func example() throws {
-            // README example 25
+            // README example 26
             let paris = TimeZone(identifier: "Europe/Paris")!
             let day = Day("2026-11-21")!
             let alarm = TimeOfDay("07:30")!
@@ -552,12 +575,12 @@ final class ReadmeVersionedNote: ModelObject, @unchecked Sendable {
             print(Day(moment, timeZone: paris)!, TimeOfDay(moment, timeZone: paris))   // 2026-11-21 07:30:00
             // README example end
         }
-        try Self.check(25, example)
+        try Self.check(26, example)
     }
 
-    @Test func example26() throws {
+    @Test func example27() throws {
         func example() throws {
-            // README example 26
+            // README example 27
             let snooze = Interval(5, .minutes)
             print(snooze, snooze.seconds)                         // 5 minutes 300.0
             print(Interval(2...4, .hours).briefDescription)       // 2–4 hrs
@@ -567,7 +590,7 @@ final class ReadmeVersionedNote: ModelObject, @unchecked Sendable {
             print(Interval(1, .months).date(after: jan31, calendar: utc)!)   // 2024-02-29 00:00:00 +0000
             // README example end
         }
-        try Self.check(26, example)
+        try Self.check(27, example)
     }
 
     @Test func example6and16and18() throws {

@@ -1,0 +1,420 @@
+import Foundation
+
+/// One decoding run of ``ModelJSONDecoder``: the document's bytes, its tape,
+/// the options, and the reading of each kind of value from its entry.
+///
+/// Not `Sendable`: it lives for one `decode` call, on its thread. The bytes
+/// belong to the caller and are valid only during that call; a decoder or
+/// container that a `Decodable` type keeps and uses afterwards stops the
+/// program rather than reading them (`checkOpen()`).
+final class JSONDecodingState {
+    let base: UnsafePointer<UInt8>
+    let tape: JSONTape
+    /// The tape's entries, valid while `tape` is.
+    let entries: UnsafeMutablePointer<JSONTape.Entry>
+    let entryCount: Int
+    let options: ModelJSONDecoder
+    let userInfo: [CodingUserInfoKey: Any]
+    /// Whether keys are matched as they are (`.useDefaultKeys`).
+    let usesDefaultKeys: Bool
+    /// For strings with escapes, and numbers that need the full conversion.
+    var reader: JSONReader
+    private var isOpen = true
+
+    init(bytes: UnsafeBufferPointer<UInt8>, tape: JSONTape, options: ModelJSONDecoder) {
+        self.reader = JSONReader(bytes, options: JSONReadingOptions(duplicateKeys: .lastWins))
+        self.base = reader.base
+        self.tape = tape
+        self.entries = tape.entries
+        self.entryCount = tape.count
+        self.options = options
+        self.userInfo = options.userInfo
+        if case .useDefaultKeys = options.keyDecodingStrategy { usesDefaultKeys = true } else { usesDefaultKeys = false }
+    }
+
+    func close() { isOpen = false }
+
+    /// Every read of the document goes through here first.
+    @inline(__always)
+    func checkOpen() {
+        precondition(isOpen, "a Decoder or decoding container of ModelJSONDecoder was used after decode(_:from:) returned")
+    }
+
+    /// The index of the entry after the value whose entry is at `index`.
+    @inline(__always)
+    func indexAfter(_ index: Int) -> Int {
+        let entry = entries[index]
+        return entry.kind.rawValue >= JSONTape.Kind.array.rawValue ? Int(entry.end) : index + 1
+    }
+
+    /// The index of the entry for the value at `null`, the tape's last.
+    var nullIndex: Int { entryCount - 1 }
+
+    // MARK: - Errors
+
+    /// The coding path of the value at `parent` and `key`.
+    func codingPath(_ parent: CodingPathNode?, _ key: (any CodingKey)?) -> [any CodingKey] {
+        var path = parent?.keys ?? []
+        if let key { path.append(key) }
+        return path
+    }
+
+    /// A description of the value at `index`, for "found …": `a string ("x")`, `null`.
+    func describe(_ index: Int) -> String {
+        let entry = entries[index]
+        switch entry.kind {
+        case .array: return "an array of \(entry.count) element\(entry.count == 1 ? "" : "s")"
+        case .object: return "an object with \(entry.count) key\(entry.count == 1 ? "" : "s")"
+        default:
+            reader.position = entry.kind == .string ? Int(entry.start) - 1 : Int(entry.start)
+            guard let value = try? reader.readValue() else { return "a value" }
+            return value.excerpt
+        }
+    }
+
+    /// "`path`: `message`", or the message alone at the top level.
+    func message(_ path: [any CodingKey], _ message: String) -> String {
+        path.isEmpty ? message : "\(ModelKeyPath(codingPath: path)): \(message)"
+    }
+
+    func mismatch(_ type: Any.Type, expected: String, at index: Int, _ parent: CodingPathNode?, _ key: (any CodingKey)?)
+        -> DecodingError
+    {
+        let path = codingPath(parent, key)
+        if entries[index].kind == .null {
+            return DecodingError.valueNotFound(
+                type, DecodingError.Context(codingPath: path, debugDescription: message(path, "expected \(expected), found null")))
+        }
+        return DecodingError.typeMismatch(
+            type,
+            DecodingError.Context(codingPath: path, debugDescription: message(path, "expected \(expected), found \(describe(index))")))
+    }
+
+    func corrupted(_ text: String, _ parent: CodingPathNode?, _ key: (any CodingKey)?, underlying: (any Error)? = nil)
+        -> DecodingError
+    {
+        let path = codingPath(parent, key)
+        return DecodingError.dataCorrupted(
+            DecodingError.Context(codingPath: path, debugDescription: message(path, text), underlyingError: underlying))
+    }
+
+    // MARK: - Scalars
+
+    /// The text of the string whose entry is at `index`, read by the reader's
+    /// rules (escapes, control characters, UTF-8), which the tape left to here.
+    @inline(__always)
+    func readString(at index: Int) throws(ModelError) -> String {
+        let entry = entries[index]
+        let bytes = UnsafeBufferPointer(start: base + Int(entry.start), count: Int(entry.end - entry.start))
+        if entry.flags == 0 { return String(decoding: bytes, as: UTF8.self) }
+        if entry.flags == JSONTape.hasNonASCII, let text = String(validating: bytes, as: UTF8.self) { return text }
+        reader.position = Int(entry.start) - 1
+        return try reader.readString()
+    }
+
+    /// The text of the string at `index`, or `nil` when it breaks the reader's rules.
+    func string(at index: Int) -> String? { try? readString(at: index) }
+
+    /// The text of a key, ill-formed UTF-8 repaired: it then matches no coding key.
+    func key(at index: Int) -> String {
+        if let text = string(at: index) { return text }
+        let entry = entries[index]
+        return String(decoding: UnsafeBufferPointer(start: base + Int(entry.start), count: Int(entry.end - entry.start)), as: UTF8.self)
+    }
+
+    /// Reads every key of the object at `index` that has escapes or control
+    /// characters, as JSONDecoder reads the keys of an object it opens: a
+    /// key that breaks the reader's rules fails the object.
+    func checkKeys(ofObjectAt index: Int, _ path: CodingPathNode?) throws {
+        var member = index + 1
+        let end = Int(entries[index].end)
+        while member < end {
+            if entries[member].flags & JSONTape.hasEscapes != 0 {
+                do {
+                    _ = try readString(at: member)
+                } catch {
+                    let location = error.location.map { " at \($0)" } ?? ""
+                    throw corrupted("in a key: " + error.message + location, path, nil, underlying: error)
+                }
+            }
+            member = indexAfter(member + 1)
+        }
+    }
+
+    func decodeString(at index: Int, _ parent: CodingPathNode?, _ key: (any CodingKey)?) throws -> String {
+        checkOpen()
+        guard entries[index].kind == .string else { throw mismatch(String.self, expected: "String", at: index, parent, key) }
+        do {
+            return try readString(at: index)
+        } catch {
+            let location = error.location.map { " at \($0)" } ?? ""
+            throw corrupted(error.message + location, parent, key, underlying: error)
+        }
+    }
+
+    func decodeBool(at index: Int, _ parent: CodingPathNode?, _ key: (any CodingKey)?) throws -> Bool {
+        checkOpen()
+        switch entries[index].kind {
+        case .trueValue: return true
+        case .falseValue: return false
+        default: throw mismatch(Bool.self, expected: "Bool", at: index, parent, key)
+        }
+    }
+
+    /// The value of an integer entry of at most 18 digits, read in place.
+    @inline(__always)
+    private func smallInteger(_ entry: JSONTape.Entry) -> Int? {
+        var cursor = Int(entry.start)
+        let end = Int(entry.end)
+        let isNegative = base[cursor] == JSONByte.minus
+        if isNegative { cursor += 1 }
+        guard end - cursor <= 18 else { return nil }
+        var value = 0
+        while cursor < end {
+            value = value &* 10 &+ Int(base[cursor] &- JSONByte.zero)
+            cursor += 1
+        }
+        return isNegative ? -value : value
+    }
+
+    /// The number at `index` as the reader reads it: an integer, big integer or double.
+    private func numberValue(at index: Int, _ parent: CodingPathNode?, _ key: (any CodingKey)?) throws -> ModelValue {
+        reader.position = Int(entries[index].start)
+        do {
+            return try reader.readNumber()
+        } catch {
+            throw corrupted(error.message, parent, key, underlying: error)
+        }
+    }
+
+    func numberText(at index: Int) -> String {
+        let entry = entries[index]
+        return String(
+            decoding: UnsafeBufferPointer(start: base + Int(entry.start), count: Int(entry.end - entry.start)), as: UTF8.self)
+    }
+
+    func decodeInteger<Integer: FixedWidthInteger>(
+        _ type: Integer.Type, at index: Int, _ parent: CodingPathNode?, _ key: (any CodingKey)?
+    ) throws -> Integer {
+        checkOpen()
+        let entry = entries[index]
+        guard entry.kind == .number else { throw mismatch(type, expected: "\(type)", at: index, parent, key) }
+        if entry.flags & JSONTape.isInteger != 0, let value = smallInteger(entry) {
+            if let exact = Integer(exactly: value) { return exact }
+        } else {
+            switch try numberValue(at: index, parent, key) {
+            case .int(let value):
+                if let exact = Integer(exactly: value) { return exact }
+            case .bigInteger(let digits):
+                if let exact = Integer(digits) { return exact }
+            case .double(let value):
+                if let exact = Integer(exactly: value) { return exact }
+            default: break
+            }
+        }
+        throw corrupted("number \(numberText(at: index)) does not fit in \(type)", parent, key)
+    }
+
+    func decodeDouble(at index: Int, _ parent: CodingPathNode?, _ key: (any CodingKey)?) throws -> Double {
+        checkOpen()
+        let entry = entries[index]
+        if entry.kind == .number {
+            if entry.flags & JSONTape.isInteger != 0, let value = smallInteger(entry) { return Double(value) }
+            switch try numberValue(at: index, parent, key) {
+            case .int(let value): return Double(value)
+            case .double(let value): return value
+            default:
+                if let value = Double(numberText(at: index)), value.isFinite { return value }
+            }
+            throw corrupted("number \(numberText(at: index)) does not fit in Double", parent, key)
+        }
+        if entry.kind == .string, let value = nonConformingFloat(at: index) { return value }
+        throw mismatch(Double.self, expected: "Double", at: index, parent, key)
+    }
+
+    func decodeFloat(at index: Int, _ parent: CodingPathNode?, _ key: (any CodingKey)?) throws -> Float {
+        checkOpen()
+        let entry = entries[index]
+        if entry.kind == .number {
+            if entry.flags & JSONTape.isInteger != 0, let value = smallInteger(entry), abs(value) < 1 << 24 {
+                return Float(value)
+            }
+            // Rounded once, from the text, as Foundation does; like Foundation, a
+            // number that rounds to infinity, or to zero when it is not zero, does not fit.
+            let wide = try numberValue(at: index, parent, key).doubleValue ?? .infinity
+            if let value = Float(numberText(at: index)), value.isFinite, value != 0 || wide == 0 { return value }
+            throw corrupted("number \(numberText(at: index)) does not fit in Float", parent, key)
+        }
+        if entry.kind == .string, let value = nonConformingFloat(at: index) { return Float(value) }
+        throw mismatch(Float.self, expected: "Float", at: index, parent, key)
+    }
+
+    /// The infinity or NaN that the string at `index` stands for under the strategy, if any.
+    private func nonConformingFloat(at index: Int) -> Double? {
+        guard case .convertFromString(let positive, let negative, let nan) = options.nonConformingFloatDecodingStrategy
+        else { return nil }
+        guard let text = string(at: index) else { return nil }
+        if text == positive { return .infinity }
+        if text == negative { return -.infinity }
+        if text == nan { return .nan }
+        return nil
+    }
+
+    // MARK: - Any value
+
+    /// Decodes `type` from the value at `index`, whose coding path is `parent` and `key`.
+    func decodeValue<Value: Decodable>(
+        _ type: Value.Type, at index: Int, parent: CodingPathNode?, key: (any CodingKey)?
+    ) throws -> Value {
+        checkOpen()
+        switch ObjectIdentifier(type) {
+        case ObjectIdentifier(String.self): return unsafeBitCast(try decodeString(at: index, parent, key), to: Value.self)
+        case ObjectIdentifier(Int.self): return unsafeBitCast(try decodeInteger(Int.self, at: index, parent, key), to: Value.self)
+        case ObjectIdentifier(Double.self): return unsafeBitCast(try decodeDouble(at: index, parent, key), to: Value.self)
+        case ObjectIdentifier(Bool.self): return unsafeBitCast(try decodeBool(at: index, parent, key), to: Value.self)
+        case ObjectIdentifier(Date.self): return unsafeBitCast(try decodeDate(at: index, parent: parent, key: key), to: Value.self)
+        case ObjectIdentifier(Data.self): return unsafeBitCast(try decodeData(at: index, parent: parent, key: key), to: Value.self)
+        case ObjectIdentifier(URL.self):
+            let text = try decodeString(at: index, parent, key)
+            guard let url = URL(string: text) else { throw corrupted("invalid URL string \(ModelValue.quoted(text))", parent, key) }
+            return unsafeBitCast(url, to: Value.self)
+        case ObjectIdentifier(Decimal.self):
+            guard entries[index].kind == .number else { throw mismatch(type, expected: "Decimal", at: index, parent, key) }
+            _ = try numberValue(at: index, parent, key)
+            guard let decimal = Decimal(string: numberText(at: index), locale: Locale(identifier: "en_US_POSIX")) else {
+                throw corrupted("number \(numberText(at: index)) does not fit in Decimal", parent, key)
+            }
+            return unsafeBitCast(decimal, to: Value.self)
+        // Arrays of the common scalars, without a decoder and container for each.
+        case ObjectIdentifier([Int].self):
+            return unsafeBitCast(try decodeArray(at: index, parent, key) { try decodeInteger(Int.self, at: $0, $1, $2) }, to: Value.self)
+        case ObjectIdentifier([String].self):
+            return unsafeBitCast(try decodeArray(at: index, parent, key) { try decodeString(at: $0, $1, $2) }, to: Value.self)
+        case ObjectIdentifier([Double].self):
+            return unsafeBitCast(try decodeArray(at: index, parent, key) { try decodeDouble(at: $0, $1, $2) }, to: Value.self)
+        default:
+            let path = key.map { CodingPathNode(parent: parent, key: $0) } ?? parent
+            let keepsKeys = !usesDefaultKeys && type is any StringKeyedDictionaryMarker.Type
+            return try Value(from: JSONTapeDecoder(state: self, index: index, keepsKeys: keepsKeys, path: path))
+        }
+    }
+
+    /// The elements of the array at `index`, each read by `element` from its entry, path and index.
+    private func decodeArray<Element>(
+        at index: Int, _ parent: CodingPathNode?, _ key: (any CodingKey)?,
+        _ element: (Int, CodingPathNode?, AnyCodingKey) throws -> Element
+    ) throws -> [Element] {
+        guard entries[index].kind == .array else {
+            throw mismatch([Any].self, expected: "an array", at: index, parent, key)
+        }
+        let count = Int(entries[index].count)
+        var elements: [Element] = []
+        elements.reserveCapacity(count)
+        var cursor = index + 1
+        // The array's own step is made only for an error.
+        var path: CodingPathNode? = key == nil ? parent : nil
+        var hasPath = key == nil
+        for position in 0..<count {
+            do {
+                elements.append(try element(cursor, path, AnyCodingKey(intValue: position)))
+            } catch {
+                // The error again, now with the array's own step in its path.
+                if !hasPath, let key {
+                    hasPath = true
+                    path = CodingPathNode(parent: parent, key: key)
+                    elements.append(try element(cursor, path, AnyCodingKey(intValue: position)))
+                }
+                throw error
+            }
+            cursor = indexAfter(cursor)
+        }
+        return elements
+    }
+
+    private func decodeDate(at index: Int, parent: CodingPathNode?, key: (any CodingKey)?) throws -> Date {
+        let path = key.map { CodingPathNode(parent: parent, key: $0) } ?? parent
+        let decoder = JSONTapeDecoder(state: self, index: index, keepsKeys: false, path: path)
+        switch options.dateDecodingStrategy {
+        case .deferredToDate:
+            return try Date(from: decoder)
+        case .secondsSince1970:
+            return Date(timeIntervalSince1970: try decodeDouble(at: index, parent, key))
+        case .millisecondsSince1970:
+            return Date(timeIntervalSince1970: try decodeDouble(at: index, parent, key) / 1000)
+        case .iso8601:
+            let text = try decodeString(at: index, parent, key)
+            guard let date = try? Date.ISO8601FormatStyle().parse(text) else {
+                throw corrupted("expected an ISO 8601 date, found \(ModelValue.quoted(text))", parent, key)
+            }
+            return date
+        #if canImport(Darwin)
+            // Foundation on Linux has no `.formatted` strategy.
+            case .formatted(let formatter):
+                let text = try decodeString(at: index, parent, key)
+                guard let date = formatter.date(from: text) else {
+                    throw corrupted("the date \(ModelValue.quoted(text)) is not in the formatter's format", parent, key)
+                }
+                return date
+        #endif
+        case .custom(let closure):
+            return try closure(decoder)
+        @unknown default:
+            return try Date(from: decoder)
+        }
+    }
+
+    private func decodeData(at index: Int, parent: CodingPathNode?, key: (any CodingKey)?) throws -> Data {
+        let path = key.map { CodingPathNode(parent: parent, key: $0) } ?? parent
+        let decoder = JSONTapeDecoder(state: self, index: index, keepsKeys: false, path: path)
+        switch options.dataDecodingStrategy {
+        case .deferredToData:
+            return try Data(from: decoder)
+        case .base64:
+            let text = try decodeString(at: index, parent, key)
+            guard let data = Data(base64Encoded: text) else {
+                throw corrupted("expected Base64 data, found \(ModelValue.string(text).excerpt)", parent, key)
+            }
+            return data
+        case .custom(let closure):
+            return try closure(decoder)
+        @unknown default:
+            return try Data(from: decoder)
+        }
+    }
+}
+
+/// One step of a coding path, linked to the step before it: made only for
+/// values decoded by their own `init(from:)`, so that scalars cost none. An
+/// encoder is its own step (``JSONTreeEncoder``); a step without a key (the
+/// root, a super encoder's inner encoder) adds nothing to the path.
+class CodingPathNode {
+    let parent: CodingPathNode?
+    let key: (any CodingKey)?
+
+    init(parent: CodingPathNode?, key: (any CodingKey)?) {
+        self.parent = parent
+        self.key = key
+    }
+
+    /// The path from the root to here.
+    final var keys: [any CodingKey] {
+        var keys: [any CodingKey] = []
+        var node: CodingPathNode? = self
+        while let current = node {
+            if let key = current.key { keys.append(key) }
+            node = current.parent
+        }
+        return keys.reversed()
+    }
+}
+
+/// `[String: …]` dictionaries, whose keys no key strategy converts (as in Foundation).
+protocol StringKeyedDictionaryMarker {}
+extension Dictionary: StringKeyedDictionaryMarker where Key == String {}
+
+extension ModelKeyPath {
+    /// The key path of a coding path: integer keys are indices.
+    init(codingPath: [any CodingKey]) {
+        self.init(codingPath.map { key in key.intValue.map { .index($0) } ?? .key(key.stringValue) })
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+
+/// Encodes any `Encodable` value as JSON bytes with ModelKit's own writer,
+/// configured like Foundation's `JSONEncoder`.
+///
+/// ```swift
+/// struct Point: Encodable { var x = 1.5; var y = 2; var label = "a/b" }
+/// var encoder = ModelJSONEncoder()
+/// encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+/// print(String(decoding: try encoder.encode(Point()), as: UTF8.self))   // {"label":"a/b","x":1.5,"y":2}
+/// ```
+///
+/// The strategies are Foundation's own types, with the same meanings.
+/// `JSONDecoder` reads the output back to equal values. The text differs
+/// from `JSONEncoder`'s in ways JSON readers ignore: keys keep the order
+/// they were encoded in (Foundation's is unspecified unless sorted),
+/// integral doubles keep a fraction (`1.0`), and pretty output puts `": "`
+/// between a key and its value, as ``ModelValue/jsonData(options:)`` does.
+/// As in Foundation, `/` is written `\/` unless `.withoutEscapingSlashes`
+/// is set, and the keys of `[String: …]` dictionaries are never converted.
+///
+/// Errors are Swift's `EncodingError`: `.invalidValue` with the coding path
+/// for an infinite or NaN number under `.throw`, a top-level value that
+/// encodes nothing, and nesting past 512 levels.
+public struct ModelJSONEncoder: Sendable {
+    /// Pretty printing, sorted keys and unescaped slashes; none by default.
+    public var outputFormatting: JSONEncoder.OutputFormatting = []
+    /// How coding keys become JSON keys; `.useDefaultKeys` by default.
+    public var keyEncodingStrategy: JSONEncoder.KeyEncodingStrategy = .useDefaultKeys
+    /// How `Date` values are written; `.deferredToDate` (seconds since 2001 as a number) by default.
+    public var dateEncodingStrategy: JSONEncoder.DateEncodingStrategy = .deferredToDate
+    /// How `Data` values are written; `.base64` by default.
+    public var dataEncodingStrategy: JSONEncoder.DataEncodingStrategy = .base64
+    /// What infinities and NaN become; `.throw` by default.
+    public var nonConformingFloatEncodingStrategy: JSONEncoder.NonConformingFloatEncodingStrategy = .throw
+    /// Values handed to every `encode(to:)` through `Encoder.userInfo`.
+    public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
+
+    /// A encoder with Foundation's defaults; set its properties to configure it.
+    public init() {}
+
+    /// The JSON text of `value`.
+    /// - Throws: `EncodingError.invalidValue` with the coding path of the value that failed.
+    public func encode<Value: Encodable>(_ value: Value) throws -> Data {
+        let options = JSONEncodingOptions(self)
+        guard let tree = try options.box(value, parent: nil, key: nil) else {
+            throw EncodingError.invalidValue(
+                value, EncodingError.Context(codingPath: [], debugDescription: "\(Value.self) encoded no value"))
+        }
+        var writer = JSONWriter(
+            options: JSONWritingOptions(
+                prettyPrinted: outputFormatting.contains(.prettyPrinted),
+                sortedKeys: outputFormatting.contains(.sortedKeys),
+                escapesSlashes: !outputFormatting.contains(.withoutEscapingSlashes)),
+            initialCapacity: 4096)
+        do {
+            try tree.write(into: &writer, depth: 0)
+        } catch {
+            writer.deallocate()
+            throw EncodingError.invalidValue(
+                value, EncodingError.Context(codingPath: [], debugDescription: error.message, underlyingError: error))
+        }
+        return writer.takeData()
+    }
+}

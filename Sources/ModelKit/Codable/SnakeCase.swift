@@ -1,0 +1,58 @@
+import Foundation
+
+/// The key conversions of `.convertFromSnakeCase` and `.convertToSnakeCase`,
+/// giving the keys Foundation's coders give.
+enum SnakeCase {
+    /// `"foo_bar"` → `"fooBar"`. Underscores before the first and after the
+    /// last other character stay; a key with no inner underscore is
+    /// unchanged; otherwise the first word is lowercased and each later
+    /// word capitalised (`"a_u_r_l"` → `"aURL"`, `"a_url"` → `"aUrl"`).
+    static func camelCased(_ key: String) -> String {
+        guard let firstLetter = key.firstIndex(where: { $0 != "_" }) else { return key }
+        let lastLetter = key.lastIndex(where: { $0 != "_" })!
+        let middle = key[firstLetter...lastLetter]
+        let words = middle.split(separator: "_")
+        guard words.count > 1 else { return key }
+        var result = String(key[..<firstLetter])
+        result += words[0].lowercased()
+        for word in words.dropFirst() { result += word.capitalized }
+        result += key[key.index(after: lastLetter)...]
+        return result
+    }
+
+    /// `"fooBar"` → `"foo_bar"`, splitting words as Foundation does: from the
+    /// second character on, each uppercase letter starts a word; a run of
+    /// capitals followed by a lowercase letter keeps its last capital for
+    /// the next word (`"myURLProperty"` → `"my_url_property"`); words are
+    /// lowercased and joined with `_`.
+    static func snakeCased(_ key: String) -> String {
+        let scalars = Array(key.unicodeScalars)
+        guard !scalars.isEmpty else { return key }
+        func isUpper(_ index: Int) -> Bool { CharacterSet.uppercaseLetters.contains(scalars[index]) }
+        func isLower(_ index: Int) -> Bool { CharacterSet.lowercaseLetters.contains(scalars[index]) }
+        var words: [Range<Int>] = []
+        var wordStart = 0
+        var search = 1
+        while let upper = (search..<scalars.count).first(where: isUpper) {
+            words.append(wordStart..<upper)
+            guard let lower = (upper..<scalars.count).first(where: isLower) else {
+                wordStart = upper
+                search = scalars.count
+                break
+            }
+            if lower == upper + 1 {
+                wordStart = upper
+            } else {
+                words.append(upper..<(lower - 1))
+                wordStart = lower - 1
+            }
+            search = lower + 1
+        }
+        words.append(wordStart..<scalars.count)
+        return words.map { range in
+            var word = String.UnicodeScalarView()
+            word.append(contentsOf: scalars[range])
+            return String(word).lowercased()
+        }.joined(separator: "_")
+    }
+}
