@@ -17,6 +17,7 @@ enum GraphBenchmarks {
         // Chains stay within the 512-level nesting limit of every format.
         compareGrowth("chain of", sizes: (250, 500), make: chain)
         compareGrowth("flat array of", sizes: (100_000, 200_000), make: flat)
+        deepJSONChains()
         cycles()
     }
 
@@ -64,6 +65,34 @@ enum GraphBenchmarks {
                     for _ in 0..<iterations { blackHole(try! write(large)) }
                 },
             ])
+        }
+    }
+
+    /// JSON's limit can be raised, for writing and reading alike: chains of
+    /// 10,000 and 20,000 models.
+    static func deepJSONChains() {
+        let task = "Write chain of 10,000 vs 20,000 models, JSON with maximumDepth 50,000"
+        guard Harness.wants(task) else { return }
+        let options = JSONWritingOptions(maximumDepth: 50_000)
+        let small = chain(10_000)
+        let large = chain(20_000)
+        Harness.compare(task, rounds: 5, [
+            .init(label: "10,000") { iterations in
+                for _ in 0..<iterations { blackHole(try! small.jsonData(options: options)) }
+            },
+            .init(label: "20,000") { iterations in
+                for _ in 0..<iterations { blackHole(try! large.jsonData(options: options)) }
+            },
+        ])
+        // Let go of the chains a link at a time: releasing one recursively
+        // would take a frame per link.
+        for root in [small, large] {
+            var link = root.next
+            root.next = nil
+            while let current = link {
+                link = current.next
+                current.next = nil
+            }
         }
     }
 

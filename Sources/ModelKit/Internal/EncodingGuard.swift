@@ -26,6 +26,9 @@ final class EncodingGuard {
     private var shared: Set<ObjectIdentifier>?
     private var sharedIDs: [ObjectIdentifier: String] = [:]
     private var nextID = 1
+    /// The deepest nesting of models the document may have: the format's
+    /// limit (JSON's can be raised by its writing options).
+    private var limit = PropertyListBridge.maximumDepth
 
     private static let storage = ThreadLocal { EncodingGuard() }
     static var current: EncodingGuard { storage.value }
@@ -52,14 +55,17 @@ final class EncodingGuard {
 
     /// Starts a document: ids from 1, `policy` for shared models.
     /// - Returns: the state to give back to ``end(_:)``.
-    func begin(root: ModelObject, policy: ReferencePolicy) -> Saved {
+    func begin(
+        root: ModelObject, policy: ReferencePolicy, maximumDepth: Int = PropertyListBridge.maximumDepth
+    ) -> Saved {
         let saved = Saved(failure: failure, wroteReference: wroteReference)
         failure = nil
         wroteReference = false
         // A document begun inside another (a model inside a Codable value of
-        // a model) continues that document's ids, path and policy.
+        // a model) continues that document's ids, path, policy and limit.
         if path.isEmpty {
             nextID = 1
+            limit = maximumDepth
             if policy == .shared {
                 shared = Self.modelsMetTwice(from: root)
                 sharedIDs = [:]
@@ -109,12 +115,13 @@ final class EncodingGuard {
         // Each model is at least one level of its document: past the readers'
         // limit no reader would accept the result, and the recursion that
         // builds it must stop well before the thread's stack does.
-        guard path.count < PropertyListBridge.maximumDepth else {
+        guard path.count < limit else {
             if failure == nil {
                 failure = ModelError(
                     code: .nestingTooDeep,
-                    message: "models are nested deeper than the limit of \(PropertyListBridge.maximumDepth) levels, "
-                        + "which no ModelKit reader accepts")
+                    message: "models are nested deeper than the limit of \(limit) levels, "
+                        + (limit == PropertyListBridge.maximumDepth
+                            ? "which no ModelKit reader accepts" : "which no reader with the same limit accepts"))
             }
             return .refuse
         }

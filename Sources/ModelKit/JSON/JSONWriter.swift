@@ -141,17 +141,19 @@ struct JSONWriter {
         }
     }
 
-    /// The deepest nesting written, the readers' default limit: ModelKit
-    /// does not write what it would refuse to read.
+    /// The default deepest nesting written, the readers' default limit.
     static let maximumDepth = JSONReadingOptions().maximumDepth
 
-    /// Throws when one more container, empty or not, would pass `maximumDepth`.
+    /// Throws when one more container, empty or not, would pass the
+    /// options' `maximumDepth` (by default the readers' default limit:
+    /// ModelKit does not write what it would refuse to read).
     private func checkDepth(_ stack: [Frame]) throws(ModelError) {
-        guard stack.count + baseDepth >= JSONWriter.maximumDepth else { return }
+        let limit = options.maximumDepth
+        guard stack.count + baseDepth >= limit else { return }
         throw ModelError(
             code: .nestingTooDeep,
-            message: "arrays and objects nested deeper than \(JSONWriter.maximumDepth) levels, which no reader with "
-                + "the default limit accepts",
+            message: "arrays and objects nested deeper than \(limit) levels, which no reader with "
+                + (limit == JSONReadingOptions().maximumDepth ? "the default limit accepts" : "the same limit accepts"),
             keyPath: JSONWriter.keyPath(of: stack), format: "JSON")
     }
 

@@ -34,6 +34,12 @@ public struct JSONWritingOptions: Sendable, Hashable {
     /// Which models of a graph are written once and referred to elsewhere,
     /// when writing models; ``ReferencePolicy/cycles`` by default.
     public var references: ReferencePolicy
+    /// The deepest nesting of arrays and objects written, and of models (each
+    /// model is at least one level); 512 by default, the readers' default
+    /// limit. Raise it together with ``JSONReadingOptions/maximumDepth``, so
+    /// that what is written can be read back: ModelKit never writes what a
+    /// reader with the same limit refuses.
+    public var maximumDepth: Int
 
     /// Creates writing options.
     /// - Parameters:
@@ -43,10 +49,12 @@ public struct JSONWritingOptions: Sendable, Hashable {
     ///   - escapesSlashes: write `/` as `\/`; `false` by default.
     ///   - references: which models of a graph are written once and referred
     ///     to elsewhere; only where cycles need it by default.
+    ///   - maximumDepth: the deepest nesting written; 512 by default, as for reading.
     public init(
         prettyPrinted: Bool = false, indent: Int = 2, sortedKeys: Bool = false, escapesSlashes: Bool = false,
-        references: ReferencePolicy = .cycles
+        references: ReferencePolicy = .cycles, maximumDepth: Int = 512
     ) {
+        self.maximumDepth = maximumDepth
         self.prettyPrinted = prettyPrinted
         self.indent = indent
         self.sortedKeys = sortedKeys

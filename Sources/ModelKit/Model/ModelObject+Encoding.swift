@@ -85,9 +85,11 @@ extension ModelObject {
     /// The saved form of this object as the root of a document.
     /// - Throws: ``ModelError`` for a class with declaration problems or
     ///   models nested past the limit.
-    func encodedRoot(references: ReferencePolicy = .cycles) throws -> ModelValue.Object {
+    func encodedRoot(
+        references: ReferencePolicy = .cycles, maximumDepth: Int = PropertyListBridge.maximumDepth
+    ) throws -> ModelValue.Object {
         let guardian = EncodingGuard.current
-        let saved = guardian.begin(root: self, policy: references)
+        let saved = guardian.begin(root: self, policy: references, maximumDepth: maximumDepth)
         defer { guardian.end(saved) }
         let members = encodedMembers()
         if let failure = guardian.failure { throw failure }

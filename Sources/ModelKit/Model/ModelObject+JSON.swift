@@ -15,7 +15,7 @@ extension ModelObject {
     ///   class with declaration problems.
     public func jsonData(options: JSONWritingOptions = JSONWritingOptions()) throws -> Data {
         guard var writer = directlyFilledWriter(options: options) else {
-            return try ModelValue.object(encodedRoot(references: options.references)).jsonData(options: options)
+            return try ModelValue.object(encodedRoot(references: options.references, maximumDepth: options.maximumDepth)).jsonData(options: options)
         }
         return writer.takeData()
     }
@@ -23,7 +23,7 @@ extension ModelObject {
     /// The saved form as a JSON string; see ``jsonData(options:)``.
     public func jsonString(options: JSONWritingOptions = JSONWritingOptions()) throws -> String {
         guard var writer = directlyFilledWriter(options: options) else {
-            return try ModelValue.object(encodedRoot(references: options.references)).jsonString(options: options)
+            return try ModelValue.object(encodedRoot(references: options.references, maximumDepth: options.maximumDepth)).jsonString(options: options)
         }
         return writer.takeString()
     }
@@ -37,7 +37,7 @@ extension ModelObject {
         // Shared models are found and written by the ModelValue path.
         guard options.references == .cycles else { return nil }
         let guardian = EncodingGuard.current
-        let saved = guardian.begin(root: self, policy: .cycles)
+        let saved = guardian.begin(root: self, policy: .cycles, maximumDepth: options.maximumDepth)
         defer { guardian.end(saved) }
         var encoder = JSONModelEncoder(options: options)
         do {

@@ -110,6 +110,39 @@ import Testing
         }
     }
 
+    @Test func raisingTheJSONLimitRaisesItForWritingAndReadingAlike() {
+        Self.onThread(stackSize: 8 << 20) {
+            let root = Self.chain(2_000)
+            defer { Self.release(root) }
+            do {
+                // The default limit refuses the chain on both sides.
+                let refused = #expect(throws: ModelError.self) { try root.jsonData() }
+                #expect(refused?.code == .nestingTooDeep)
+                let data = try root.jsonData(options: JSONWritingOptions(maximumDepth: 5_000))
+                let tooDeep = #expect(throws: ModelError.self) { try Note(json: data) }
+                #expect(tooDeep?.code == .nestingTooDeep)
+                let back = try Note(json: data, options: JSONReadingOptions(maximumDepth: 5_000))
+                defer { Self.release(back) }
+                var depth = 1
+                var cursor = back.child
+                while let current = cursor {
+                    depth += 1
+                    cursor = current.child
+                }
+                #expect(depth == 2_000)
+                // A raised limit is still a limit.
+                let short = #expect(throws: ModelError.self) {
+                    try root.jsonData(options: JSONWritingOptions(maximumDepth: 1_000))
+                }
+                #expect(
+                    short?.message
+                        == "models are nested deeper than the limit of 1000 levels, which no reader with the same limit accepts")
+            } catch {
+                Issue.record("\(error)")
+            }
+        }
+    }
+
     @Test func deepEncodingInsideWithLockIsAnErrorNotACrash() {
         Self.onThread {
             let root = Self.chain(511)
