@@ -15,9 +15,9 @@ struct FileStamp: Equatable {
     var size: Int
     var inode: UInt64
 
-    init?(url: URL) {
+    init?(path: String) {
         var info = stat()
-        guard stat(url.path, &info) == 0 else { return nil }
+        guard stat(path, &info) == 0 else { return nil }
         #if canImport(Darwin)
             seconds = Int(info.st_mtimespec.tv_sec)
             nanoseconds = Int(info.st_mtimespec.tv_nsec)
@@ -35,7 +35,7 @@ extension ModelDefaults {
     /// - Throws: ``ModelError`` naming the file when it cannot be read or is
     ///   not a property list holding a dictionary.
     static func read(_ url: URL) throws -> (ModelValue.Object, FileStamp?) {
-        guard let stamp = FileStamp(url: url) else {
+        guard let stamp = FileStamp(path: url.path) else {
             guard FileManager.default.fileExists(atPath: url.path) else { return (ModelValue.Object(), nil) }
             throw ModelDocumentFormat.readProblem(at: url)
         }
@@ -109,7 +109,7 @@ extension ModelDefaults {
                 try ModelValue.object(merged).propertyListData(format: format)
             }
             try write(data)
-            let stamp = FileStamp(url: url)
+            let stamp = FileStamp(path: path)
             return lock.withLock {
                 // Changes made while writing stay pending for the next save.
                 for key in keys where pendingValues[key] == values[key] {
@@ -250,7 +250,10 @@ extension ModelDefaults {
     static func registerForExit(_ store: ModelDefaults) {
         _ = exitHandler
         openStores.withLock { stores in
-            stores = stores.filter { $0.value.store != nil }
+            // Forget closed stores now and then, not on every open.
+            if stores.count >= 64, stores.count.isMultiple(of: 64) {
+                stores = stores.filter { $0.value.store != nil }
+            }
             stores[ObjectIdentifier(store)] = WeakStore(store)
         }
     }
@@ -259,10 +262,9 @@ extension ModelDefaults {
     /// them, when the file is still that version (the same `stat`), so
     /// opening a store on a file already open costs no parsing, as a
     /// `UserDefaults` suite is loaded once per process.
-    static func cachedValues(of url: URL, stamp: FileStamp) -> ModelValue.Object? {
-        let path = url.standardizedFileURL.path
+    static func cachedValues(of path: String, stamp: FileStamp) -> ModelValue.Object? {
         let stores = openStores.withLock { $0.values.compactMap(\.store) }
-        for store in stores where store.url.standardizedFileURL.path == path {
+        for store in stores where store.path == path {
             if let values = store.lock.withLock({ store.fileStamp == stamp ? store.disk : nil }) { return values }
         }
         return nil
@@ -288,7 +290,7 @@ extension ModelDefaults {
 
     /// Reloads when the file is not the one last read or written.
     func reloadIfChanged() {
-        let stamp = FileStamp(url: url)
+        let stamp = FileStamp(path: path)
         guard lock.withLock({ stamp != fileStamp }) else { return }
         try? reload()
     }

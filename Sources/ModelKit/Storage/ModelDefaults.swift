@@ -40,6 +40,8 @@ import Foundation
 public final class ModelDefaults: @unchecked Sendable {
     /// The property-list file of the store.
     public let url: URL
+    /// Its path, worked out once.
+    let path: String
     /// The format the file is written in.
     public let format: PropertyListSerialization.PropertyListFormat
     /// How long after a change the store saves by itself; `nil` when it does not.
@@ -95,13 +97,14 @@ public final class ModelDefaults: @unchecked Sendable {
         watchInterval: TimeInterval? = 1
     ) throws {
         self.url = url
+        path = url.path
         self.format = format == .binary ? .binary : .xml
         self.autosaveDelay = autosaveDelay
         do {
             // No lock to read: writers replace the file atomically. A file
             // another store of this process has open, unchanged since, is not parsed again.
             let (values, stamp): (ModelValue.Object, FileStamp?)
-            if let current = FileStamp(url: url), let cached = Self.cachedValues(of: url, stamp: current) {
+            if let current = FileStamp(path: path), let cached = Self.cachedValues(of: path, stamp: current) {
                 (values, stamp) = (cached, current)
             } else {
                 (values, stamp) = try Self.read(url)
@@ -121,6 +124,7 @@ public final class ModelDefaults: @unchecked Sendable {
     /// (``standard``); saving it throws the load's error.
     init(url: URL, unreadable problem: ModelError) {
         self.url = url
+        path = url.path
         format = .xml
         autosaveDelay = nil
         loadProblem = problem
