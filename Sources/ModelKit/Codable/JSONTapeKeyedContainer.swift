@@ -97,7 +97,7 @@ final class JSONTapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
             if entry.flags != 0 { return fromTable(key) }
             let length = Int(entry.end - entry.start)
             let memberStart = base + Int(entry.start)
-            if length == key.count, Self.same(memberStart, keyStart, count: length) {
+            if length == key.count, JSONReader.sameBytes(memberStart, keyStart, count: length) {
                 // The first occurrence wins: one before `start` may have been
                 // passed over by an earlier search for another key.
                 let mayRepeat = (keyBit < 64 ? passedBeforeLow >> keyBit : passedBeforeHigh >> (keyBit - 64)) & 1 != 0
@@ -132,24 +132,6 @@ final class JSONTapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
         return (mixed >> 25) & 127
     }
 
-    /// Whether the `count` bytes at `first` and `second` are equal; short keys without a call.
-    @inline(__always)
-    private static func same(_ first: UnsafePointer<UInt8>, _ second: UnsafePointer<UInt8>, count: Int) -> Bool {
-        guard count <= 16 else { return memcmp(first, second, count) == 0 }
-        var offset = 0
-        while offset + 8 <= count {
-            guard UnsafeRawPointer(first + offset).loadUnaligned(as: UInt64.self)
-                == UnsafeRawPointer(second + offset).loadUnaligned(as: UInt64.self)
-            else { return false }
-            offset += 8
-        }
-        while offset < count {
-            guard first[offset] == second[offset] else { return false }
-            offset += 1
-        }
-        return true
-    }
-
     /// The value entry of the first member before `limit` whose key is `key`.
     private func earlierOccurrence(of key: UnsafeBufferPointer<UInt8>, before limit: Int) -> Int? {
         let entries = state.entries
@@ -157,7 +139,7 @@ final class JSONTapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
         while member < limit {
             let entry = entries[member]
             if Int(entry.end - entry.start) == key.count, entry.flags == 0,
-                Self.same(state.base + Int(entry.start), key.baseAddress!, count: key.count)
+                JSONReader.sameBytes(state.base + Int(entry.start), key.baseAddress!, count: key.count)
             {
                 return member + 1
             }

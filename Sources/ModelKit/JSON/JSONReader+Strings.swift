@@ -62,7 +62,7 @@ extension JSONReader {
         let slot = Int(truncatingIfNeeded: hash) & (JSONReader.keyCacheSize - 1)
         // Compare in place: copying the entry out would retain and release its string.
         if keyCache[slot].hash == hash, keyCache[slot].length == length,
-            sameBytes(base + keyCache[slot].offset, base + start, count: length)
+            Self.sameBytes(base + keyCache[slot].offset, base + start, count: length)
         {
             return (keyCache[slot].key, hash)
         }
@@ -74,7 +74,7 @@ extension JSONReader {
     /// Whether the `count` bytes at `first` and at `second` are equal; short
     /// keys, the common case, are compared a word at a time without a call.
     @inline(__always)
-    func sameBytes(_ first: UnsafePointer<UInt8>, _ second: UnsafePointer<UInt8>, count: Int) -> Bool {
+    static func sameBytes(_ first: UnsafePointer<UInt8>, _ second: UnsafePointer<UInt8>, count: Int) -> Bool {
         guard count <= 16 else { return memcmp(first, second, count) == 0 }
         var offset = 0
         while offset + 8 <= count {
