@@ -142,6 +142,29 @@ struct DemoTests {
         }
     }
 
+    @Test func setKeepsABinaryPropertyListBinary() throws {
+        try withTemporaryFolder { folder in
+            let url = folder.appendingPathComponent("note.bplist")
+            let note = Note()
+            note.title = "Plist"
+            try note.setExtensibleProperty(["kept": 1], forKey: "future")
+            try note.write(to: url)
+            let outcome = try DemoProcess.run(["set", url.path, "count=3", "tags=[\"a\"]"], storeFolder: folder)
+            #expect(outcome.status == 0, "\(outcome.errors)")
+            #expect(outcome.output == "changed: count, tags\n")
+            let data = try Data(contentsOf: url)
+            #expect(ModelDocumentFormat(detecting: data) == .binaryPropertyList)
+            let edited = try Note(contentsOf: url)
+            #expect(edited.count == 3)
+            #expect(edited.tags == ["a"])
+            #expect(edited.title == "Plist")
+            #expect(edited.extensibleProperty(forKey: "future") == ["kept": 1])
+            let shown = try DemoProcess.run(["show", url.path], storeFolder: folder)
+            // Saved by the Demo's Note, which is at version 2.
+            #expect(shown.output.hasPrefix("file: note.bplist (binary property list)\nversion: 2\n"))
+        }
+    }
+
     @Test func defaultsCommandsReadAndChangeTheStandardStore() throws {
         try withTemporaryFolder { folder in
             #expect(try DemoProcess.run(["defaults", "set", "volume", "0.5"], storeFolder: folder).status == 0)
