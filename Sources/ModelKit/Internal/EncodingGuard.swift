@@ -93,8 +93,9 @@ final class EncodingGuard {
         fileprivate let wroteReference: Bool
     }
 
-    /// Notes that `object` is about to be written.
-    func enter(_ object: ModelObject) -> Entry {
+    /// Notes that `object` is about to be written; `plannedID`, from a
+    /// writer that planned the ids of a graph with cycles, is its id.
+    func enter(_ object: ModelObject, plannedID: String? = nil) -> Entry {
         let key = ObjectIdentifier(object)
         if shared != nil, let id = sharedIDs[key] {
             wroteReference = true
@@ -125,7 +126,7 @@ final class EncodingGuard {
             }
             return .refuse
         }
-        var id: String?
+        var id = plannedID
         if let shared, shared.contains(key) {
             id = makeID()
             sharedIDs[key] = id

@@ -30,6 +30,14 @@ struct JSONModelEncoder {
     private var depth = 0
     /// The models on the path, shared with the `ModelValue` path below `directDepth`.
     private let guardian = EncodingGuard.current
+    /// For a graph with cycles: the id of each model that a later one refers
+    /// back to, by the order models are entered (see `CyclePlan`); without
+    /// it, a reference makes the caller fall back to the `ModelValue` path.
+    var plan: [Int: String]?
+    /// How many models have been entered.
+    private var entered = 0
+    /// Whether a model referred back to one on its path.
+    private(set) var metCycle = false
 
     init(options: JSONWritingOptions) {
         writer = JSONWriter(options: options)
@@ -49,28 +57,46 @@ struct JSONModelEncoder {
             try writeValue(object.modelValue)
             return
         }
-        // A cycle (or the nesting limit): the ModelValue path writes it.
-        guard case .write = guardian.enter(object) else { throw Failure() }
+        let planned = plan?[entered]
+        switch guardian.enter(object, plannedID: planned) {
+        case .write:
+            break
+        case .reference(let id):
+            // A cycle: written here only as planned, else by the ModelValue path.
+            metCycle = true
+            guard plan != nil else { throw Failure() }
+            try writeValue(.object([ReferenceKeys.ref: .string(id)]))
+            return
+        case .refuse:
+            // The nesting limit: the ModelValue path reports it.
+            throw Failure()
+        }
+        entered += 1
         do {
             if depth < 2 * StackGuard.uncheckedLevels {
-                try writeMembers(of: object, layout: layout)
+                try writeMembers(of: object, layout: layout, id: planned)
             } else {
-                try StackGuard.continuingOnLargeStack { try writeMembers(of: object, layout: layout) }
+                try StackGuard.continuingOnLargeStack { try writeMembers(of: object, layout: layout, id: planned) }
             }
         } catch {
             guardian.leave()
             throw error
         }
-        // A model below referred back to this one, which is written without its id.
-        guard guardian.leave() == nil else { throw Failure() }
+        // A model below referred back to this one, which was written without that id.
+        guard guardian.leave() == planned else { throw Failure() }
     }
 
-    /// Writes the members of `object`, of the class of `layout`, in braces.
-    private mutating func writeMembers(of object: ModelObject, layout: ClassLayout) throws {
+    /// Writes the members of `object`, of the class of `layout`, in braces,
+    /// `"$id": id` first when it has one.
+    private mutating func writeMembers(of object: ModelObject, layout: ClassLayout, id: String?) throws {
         let (values, bag, newerVersion) = object.withState { ($0.values, $0.bag, $0.loadedNewerVersion) }
         writer.append(JSONByte.openBrace)
         depth += 1
         var isFirst = true
+        if let id {
+            beginMember(ReferenceKeys.id, isFirst: &isFirst)
+            writer.writeString(id)
+        }
         if writer.options.sortedKeys {
             var members: [(key: String, source: Source)] = []
             members.reserveCapacity(layout.savedOrder.count + bag.count + 2)
@@ -240,5 +266,75 @@ struct JSONModelEncoder {
         writer.baseDepth = depth
         defer { writer.baseDepth = 0 }
         try writer.write(value)
+    }
+}
+
+/// The ids that a graph with cycles needs, worked out before writing it, so
+/// that the direct writer can put `"$id"` first in a model that a later one
+/// refers back to, as the `ModelValue` path does after the fact.
+///
+/// It walks the models in the writer's order (saved keys in `savedKeys`
+/// order; models alone, optional or in arrays) and gives ids in the order
+/// back-references are met, as the `ModelValue` path does. It gives up, and
+/// the `ModelValue` path writes the graph, where that order is not sure to be
+/// the writer's: models inside other values (dictionaries of models, say),
+/// graphs deeper than the writer writes directly, classes with problems.
+enum CyclePlan {
+    /// The deepest chain of models planned for: the writer writes
+    /// `JSONModelEncoder.directDepth` containers directly, and a model and
+    /// its array are two.
+    static let maximumModels = JSONModelEncoder.directDepth / 2 - 1
+
+    /// The id of each model entered (by its order) that a later model refers back to.
+    static func ids(for root: ModelObject) -> [Int: String]? {
+        struct Frame {
+            let object: ModelObject
+            let index: Int
+            let children: [ModelObject]
+            var next = 0
+        }
+        guard let rootChildren = children(of: root) else { return nil }
+        var path = [Frame(object: root, index: 0, children: rootChildren)]
+        var positions: [ObjectIdentifier: Int] = [ObjectIdentifier(root): 0]
+        var ids: [Int: String] = [:]
+        var entered = 1
+        while let top = path.last {
+            guard top.next < top.children.count else {
+                positions[ObjectIdentifier(top.object)] = nil
+                path.removeLast()
+                continue
+            }
+            let child = top.children[top.next]
+            path[path.count - 1].next += 1
+            if let position = positions[ObjectIdentifier(child)] {
+                let target = path[position].index
+                if ids[target] == nil { ids[target] = String(ids.count + 1) }
+                continue
+            }
+            guard path.count < maximumModels, let grandchildren = children(of: child) else { return nil }
+            positions[ObjectIdentifier(child)] = path.count
+            path.append(Frame(object: child, index: entered, children: grandchildren))
+            entered += 1
+        }
+        return ids
+    }
+
+    /// The models that `object`'s saved values hold, in the writer's order;
+    /// `nil` when some are where the writer does not write them itself.
+    private static func children(of object: ModelObject) -> [ModelObject]? {
+        let layout = object.layout
+        guard layout.problems.isEmpty else { return nil }
+        let values = object.withState { $0.values }
+        var children: [ModelObject] = []
+        for offset in layout.savedOrder {
+            switch layout.jsonPlan.kinds[offset] {
+            case .model: children.append(values[offset] as! ModelObject)
+            case .optionalModel(_, _, let unwrap): if let model = unwrap(values[offset]) { children.append(model) }
+            case .modelArray(_, _, let unwrap): children.append(contentsOf: unwrap(values[offset]))
+            case .generic: if layout.slots[offset].codec.mayContainModels { return nil }
+            default: break
+            }
+        }
+        return children
     }
 }

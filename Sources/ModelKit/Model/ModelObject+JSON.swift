@@ -31,26 +31,47 @@ extension ModelObject {
     /// A writer holding this object's JSON, written straight from the slots
     /// by `JSONModelEncoder`; `nil` on any failure, which the `ModelValue`
     /// path then reports.
-    private func directlyFilledWriter(options: JSONWritingOptions) -> JSONWriter? {
-        // Values the encoder converts with their codecs record failures
-        // inside nested models here, as encodedRoot() expects.
+    func directlyFilledWriter(options: JSONWritingOptions) -> JSONWriter? {
         // Shared models are found and written by the ModelValue path.
         guard options.references == .cycles else { return nil }
+        switch directlyFilledWriter(options: options, plan: nil) {
+        case .written(let writer): return writer
+        case .failed: return nil
+        case .metCycle:
+            // Again, with the ids the cycles need planned, when the plan can be sure.
+            guard !options.sortedKeys, let plan = CyclePlan.ids(for: self) else { return nil }
+            if case .written(let writer) = directlyFilledWriter(options: options, plan: plan) { return writer }
+            return nil
+        }
+    }
+
+    private enum DirectOutcome {
+        case written(JSONWriter)
+        case metCycle
+        case failed
+    }
+
+    private func directlyFilledWriter(options: JSONWritingOptions, plan: [Int: String]?) -> DirectOutcome {
+        // Values the encoder converts with their codecs record failures
+        // inside nested models here, as encodedRoot() expects.
         let guardian = EncodingGuard.current
         let saved = guardian.begin(root: self, policy: .cycles, maximumDepth: options.maximumDepth)
         defer { guardian.end(saved) }
         var encoder = JSONModelEncoder(options: options)
+        encoder.plan = plan
         do {
             try encoder.writeModel(self)
         } catch {
             encoder.writer.deallocate()
-            return nil
+            return encoder.metCycle && plan == nil ? .metCycle : .failed
         }
-        guard guardian.failure == nil, !guardian.wroteReference else {
+        // A reference written by the ModelValue path below the direct depth,
+        // or an id that was not planned, needs the ModelValue path.
+        guard guardian.failure == nil, plan != nil || !guardian.wroteReference else {
             encoder.writer.deallocate()
-            return nil
+            return .failed
         }
-        return encoder.writer
+        return .written(encoder.writer)
     }
 }
 

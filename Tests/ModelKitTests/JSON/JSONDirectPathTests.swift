@@ -207,6 +207,43 @@ import Testing
         }
     }
 
+    /// Graphs with cycles the direct writer plans for, and ones it leaves to the ModelValue path.
+    @Test func cyclesAreWrittenDirectlyAsTheModelValuePathWritesThem() throws {
+        // A ring of three, a model inside itself, parents referred to from two levels down.
+        let a = Record()
+        let b = Record()
+        let c = Record()
+        a.child = b
+        b.child = c
+        c.child = a
+        c.children = [c, b]
+        let parent = Record()
+        let kids = (0..<3).map { _ in Record() }
+        parent.children = kids
+        for kid in kids {
+            kid.child = parent
+            let grandchild = Record()
+            grandchild.children = [kid, parent]
+            kid.children = [grandchild]
+        }
+        defer {
+            for record in [a, b, c, parent] + kids {
+                record.child = nil
+                record.children = []
+            }
+        }
+        for root in [a, c, parent] {
+            Self.expectSameOutput(root)
+            for options in [JSONWritingOptions.compact, .pretty, JSONWritingOptions(escapesSlashes: true)] {
+                var writer = try #require(root.directlyFilledWriter(options: options), "the direct path wrote it")
+                writer.deallocate()
+            }
+            // Sorted keys change the order models are met in: the ModelValue path writes those.
+            #expect(root.directlyFilledWriter(options: .sorted) == nil)
+        }
+        #expect(try parent.jsonString().contains(#""children":[{"$id":"2","#))
+    }
+
     @Test func cyclesAndDeepGraphsWriteAsBefore() {
         let record = Record()
         record.child = Record()
