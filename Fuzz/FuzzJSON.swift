@@ -186,6 +186,16 @@ func checkGraph(_ root: FuzzNote, shape: UInt8) {
     if shape & 8 != 0 { root.children.append(contentsOf: [last, last]) }  // shared twice
     defer { distinctModels(root).forEach { $0.child = nil; $0.children = [] } }
     let count = distinctModels(root).count
+    // The direct writer, which plans the ids of cycles, writes what the ModelValue path writes.
+    for options in [JSONWritingOptions.compact, .pretty, .sorted] {
+        let direct = Result { try root.jsonData(options: options) }
+        let throughValue = Result { try ModelValue.object(root.encodedRoot()).jsonData(options: options) }
+        switch (direct, throughValue) {
+        case (.success(let a), .success(let b)) where a == b: continue
+        case (.failure(let a), .failure(let b)) where "\(a)" == "\(b)": continue
+        default: fatalError("a graph is written differently by the direct path: \(direct) \(throughValue)")
+        }
+    }
     for references in [ReferencePolicy.cycles, .shared] {
         let forms: [(String, () throws -> FuzzNote)] = [
             ("json", { try FuzzNote(json: root.jsonData(options: JSONWritingOptions(references: references))) }),
