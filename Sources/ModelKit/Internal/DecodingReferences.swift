@@ -89,9 +89,7 @@ final class DecodingReferences {
     func define(_ id: String, as type: ModelObject.Type, make: () -> ModelObject) throws -> ModelObject {
         if let entry = entries[id] {
             guard !entry.isDefined else {
-                throw ModelError(
-                    code: .invalidValue, message: "the id \"\(id)\" is used by two models in the document",
-                    keyPath: ModelKeyPath([.key(ReferenceKeys.id)]))
+                throw Self.usedTwice(id)
             }
             guard Swift.type(of: entry.object) == type else {
                 throw ModelError(
@@ -111,10 +109,14 @@ final class DecodingReferences {
     /// Records `object`, which is being loaded in place, as the model with `id`.
     func define(_ id: String, object: ModelObject) throws {
         guard entries[id] == nil else {
-            throw ModelError(
-                code: .invalidValue, message: "the id \"\(id)\" is used by two models in the document",
-                keyPath: ModelKeyPath([.key(ReferenceKeys.id)]))
+            throw Self.usedTwice(id)
         }
         entries[id] = Entry(object: object, isDefined: true)
+    }
+
+    private static func usedTwice(_ id: String) -> ModelError {
+        ModelError(
+            code: .invalidValue, message: "the id \"\(id)\" is used by two models in the document",
+            keyPath: ModelKeyPath([.key(ReferenceKeys.id)]))
     }
 }

@@ -14,14 +14,14 @@ import Foundation
 struct FileLock {
     let url: URL
 
-    /// Runs `body` holding the lock, exclusively or shared, waiting for it.
+    /// Runs `body` holding the lock exclusively, waiting for it; makes the
+    /// lock file (and its folder) when missing. Readers take no lock: writers
+    /// replace the document atomically.
     /// - Throws: ``ModelError`` naming the lock file when it cannot be
     ///   opened or locked; what `body` throws.
-    func withLock<Result>(exclusive: Bool, _ body: () throws -> Result) throws -> Result {
+    func withLock<Result>(_ body: () throws -> Result) throws -> Result {
         let folder = url.deletingLastPathComponent()
         if !FileManager.default.fileExists(atPath: folder.path) {
-            // Nothing to read yet; a writer makes the folder.
-            guard exclusive else { return try body() }
             try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         }
         let descriptor = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
@@ -32,7 +32,7 @@ struct FileLock {
         defer { close(descriptor) }
         var status: Int32
         repeat {
-            status = flock(descriptor, exclusive ? LOCK_EX : LOCK_SH)
+            status = flock(descriptor, LOCK_EX)
         } while status != 0 && errno == EINTR
         guard status == 0 else {
             throw ModelError(

@@ -77,13 +77,6 @@ enum StackGuard {
         return try body()
     }
 
-    /// Runs `body` as ``continuingOnLargeStack(_:)`` does, for callers that
-    /// cannot throw: `nil` where that throws.
-    @inline(__always)
-    static func continuingOnLargeStackOrNil<Value>(_ body: () -> Value) -> Value? {
-        try? continuingOnLargeStack(body)
-    }
-
     /// The work handed to a continuing thread, and its outcome.
     private final class Continuation {
         let body: () -> Void

@@ -62,7 +62,7 @@ extension ValidationRule where Value == String {
     /// saying so.
     public static func pattern(_ pattern: String) -> Self {
         let expression = try? NSRegularExpression(pattern: pattern)
-        let box = UncheckedBox(expression)
+        let box = UncheckedSendable(expression)
         return Self { value in
             guard let expression = box.value else { return "cannot be checked: the pattern /\(pattern)/ is invalid" }
             let range = NSRange(value.startIndex..<value.endIndex, in: value)
@@ -70,13 +70,6 @@ extension ValidationRule where Value == String {
             return match?.range == range ? nil : "must match /\(pattern)/, found \(ModelValue.quoted(value))"
         }
     }
-}
-
-/// An immutable regular expression shared by a rule: `NSRegularExpression`
-/// is safe to use from several threads, but not marked `Sendable`.
-private final class UncheckedBox<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
 }
 
 /// A slot's rules with the value type erased, kept in the class layout.

@@ -38,7 +38,7 @@ extension ModelDefaults {
     ) -> ModelObservation {
         let fallback = key.defaultValue
         // Made here, where the type is known; the observer only calls it.
-        let forward = SendableValue { (old: ModelValue?, new: ModelValue?) in
+        let forward = UncheckedSendable { (old: ModelValue?, new: ModelValue?) in
             let decode = { (value: ModelValue?) -> Value in
                 guard let value, let typed = try? Value.decoded(from: value) else { return fallback }
                 return typed
@@ -94,10 +94,4 @@ extension ModelDefaults {
             for stream in streams { stream.yield(key) }
         }
     }
-}
-
-/// Carries a value into a `@Sendable` closure that only reads it.
-struct SendableValue<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
 }

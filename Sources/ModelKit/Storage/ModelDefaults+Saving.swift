@@ -93,7 +93,7 @@ extension ModelDefaults {
     public func save() throws {
         if let loadProblem = lock.withLock({ loadProblem }) { throw loadProblem }
         captureAttachedModels()
-        let changes = try FileLock(url: lockURL).withLock(exclusive: true) { () -> [(String, ModelValue?, ModelValue?)] in
+        let changes = try FileLock(url: lockURL).withLock { () -> [(String, ModelValue?, ModelValue?)] in
             guard lock.withLock({ !pendingKeys.isEmpty }) else { return [] }
             var (merged, _) = try Self.read(url)
             let data: Data

@@ -3,13 +3,6 @@ import Testing
 
 @testable import ModelKit
 
-/// README's example class.
-final class Node: ModelObject, @unchecked Sendable {
-    @Saved var name = ""
-    @Saved var parent: Node? = nil
-    @Saved var children: [Node] = []
-}
-
 /// A tree with back-references, for cycles.
 final class Branch: ModelObject, @unchecked Sendable {
     @Saved var name = ""
@@ -147,23 +140,6 @@ final class Branch: ModelObject, @unchecked Sendable {
         let text = try root.jsonString(options: .sorted)
         #expect(text.contains(#""parent":{"$ref":"2"}"#))
         #expect(try root.jsonString(options: .sorted) == text)
-    }
-
-    @Test func theReadmeExamplePrintsWhatItSays() throws {
-        let root = Node()
-        root.name = "root"
-        let leaf = Node()
-        leaf.name = "leaf"
-        leaf.parent = root
-        root.children = [leaf]
-        defer { leaf.parent = nil }
-        #expect(
-            try root.jsonString()
-                == #"{"$id":"1","type":"Node","version":1,"name":"root","parent":null,"children":[{"type":"Node","version":1,"name":"leaf","parent":{"$ref":"1"},"children":[]}]}"#
-        )
-        let back = try Node(json: root.jsonData())
-        defer { back.children[0].parent = nil }
-        #expect(back.children[0].parent === back)
     }
 
     @Test func aSharedModelInsideACycleIsWrittenInFullAtEachPlaceWithItsOwnId() throws {

@@ -366,21 +366,3 @@ final class Log: @unchecked Sendable {
     func append(_ entry: String) { lock.withLock { items.append(entry) } }
     var entries: [String] { lock.withLock { items } }
 }
-
-/// README's ModelDefaults example, line for line, with what its comments say it prints.
-@Suite struct ModelDefaultsReadmeTests {
-    @Test func theReadmeExamplePrintsWhatItSays() throws {
-        try withTemporaryFolder { folder in
-            let store = try ModelDefaults(url: folder.appendingPathComponent("settings.plist"))
-            #expect("\(store[.volume])" == "0.8")
-            store[.volume] = 0.5
-            store.set(["a.txt", "b.txt"], forKey: "recent")
-            #expect("\(store.array(forKey: "recent") ?? [])" == #"["a.txt", "b.txt"]"#)
-            #expect("\(store.integer(forKey: "missing") as Any)" == "nil")
-            try store.save()
-            store.set("loud", forKey: "volume")
-            let error = #expect(throws: ModelError.self) { try store.value(for: .volume) }
-            #expect("\(error!)" == #"settings.plist, in volume: expected Double, found a string ("loud")"#)
-        }
-    }
-}
