@@ -4,6 +4,7 @@ import Foundation
 /// their keys and slots, and its class-level settings. Discovered once per
 /// class, from the first object constructed, with `Mirror`; then shared,
 /// immutable, by every object of the class.
+@usableFromInline
 final class ClassLayout: Sendable {
     struct Slot: Sendable {
         /// The key in saved data.
@@ -62,6 +63,8 @@ final class ClassLayout: Sendable {
     let affectedKeys: [String: [String]]
 
     var slotCount: Int { slots.count }
+    /// Each slot's codec, by offset.
+    let codecs: [any SlotCodec]
 
     /// A placeholder for the first object of a class while it is being discovered.
     static let empty = ClassLayout(
@@ -73,6 +76,7 @@ final class ClassLayout: Sendable {
     ) {
         self.type = type
         self.slots = slots
+        codecs = slots.map(\.codec)
         self.declaredOrder = declaredOrder
         self.savedOrder = savedOrder
         var byKey: [String: Int] = [:]

@@ -3,72 +3,77 @@
 ///
 /// Swift runs a class's property initialisers before `super.init()`, so each
 /// `Saved(wrappedValue:)` runs before `ModelObject.init()` can see the object.
-/// The wrapper pushes its value here, on the constructing thread, and
-/// remembers the position it pushed at; `ModelObject.init()` then takes the
-/// values its class declared from the top of the stack and keeps the stack
-/// depth it started at as the object's `slotBase`, so that a wrapper finds its
-/// slot as `position - slotBase`. Models constructed while another one is
-/// being constructed (a property whose default is a model) push and pop in
-/// between, so the stack stays balanced.
+/// The wrapper puts its value in the next `SlotCell` here, on the
+/// constructing thread, typed (no existential box), and remembers the
+/// position it pushed at; `ModelObject.init()` then moves the cells its
+/// class declared from the top of the stack into the object's storage and
+/// keeps the stack depth it started at as the object's `slotBase`, so that a
+/// wrapper finds its slot as `position - slotBase`. Models constructed while
+/// another one is being constructed (a property whose default is a model)
+/// push and pop in between, so the stack stays balanced.
 ///
 /// Each thread has its own stack and only that thread touches it, so its
 /// storage opts out of the runtime's exclusivity checks, which would
 /// otherwise cost more than the push itself.
 @usableFromInline
 final class ConstructionStack {
-    @exclusivity(unchecked) private var storage: UnsafeMutablePointer<Any>
-    @exclusivity(unchecked) private var capacity: Int
-    /// The number of values on the stack.
-    @exclusivity(unchecked) private(set) var count = 0
+    @usableFromInline @exclusivity(unchecked) var cells: UnsafeMutableRawPointer
+    @usableFromInline @exclusivity(unchecked) var capacity: Int
+    /// The number of cells in use.
+    @usableFromInline @exclusivity(unchecked) var count = 0
     /// The layout that the last object constructed on this thread used: a
     /// cache in front of `ClassLayout.cached(_:)` for runs of one class.
     @exclusivity(unchecked) var lastLayout: ClassLayout?
 
     private init() {
         capacity = 64
-        storage = UnsafeMutablePointer<Any>.allocate(capacity: capacity)
+        cells = UnsafeMutableRawPointer.allocate(byteCount: capacity * SlotCell.size, alignment: 16)
     }
 
     deinit {
-        storage.deinitialize(count: count)
-        storage.deallocate()
+        // Cells are taken by the objects that pushed them; a thread that
+        // ends in the middle of a construction leaves values whose types
+        // nobody knows any more, which are let go without their deinit.
+        cells.deallocate()
     }
 
-    private static let threadStacks = ThreadLocal { ConstructionStack() }
+    @usableFromInline
+    static let threadStacks = ThreadLocal { ConstructionStack() }
 
     /// The constructing thread's stack.
     static var current: ConstructionStack { threadStacks.value }
 
     /// Pushes an initial value and returns its position.
-    @usableFromInline
-    static func push(_ value: Any) -> Int {
+    @inlinable @inline(__always)
+    static func push<Value>(_ value: Value) -> Int {
         threadStacks.withValue { $0.append(value) }
     }
 
-    private func append(_ value: Any) -> Int {
+    @inlinable @inline(__always)
+    func append<Value>(_ value: Value) -> Int {
         if count == capacity { grow() }
-        (storage + count).initialize(to: value)
-        count += 1
-        return count - 1
+        SlotCell.initialize(cells + count &* SlotCell.size, to: value)
+        count &+= 1
+        return count &- 1
     }
 
-    private func grow() {
-        let larger = UnsafeMutablePointer<Any>.allocate(capacity: capacity * 2)
-        larger.moveInitialize(from: storage, count: count)
-        storage.deallocate()
-        storage = larger
+    @usableFromInline
+    func grow() {
+        let larger = UnsafeMutableRawPointer.allocate(byteCount: capacity * 2 * SlotCell.size, alignment: 16)
+        // Cells move bitwise, as Swift moves values. (Where Objective-C
+        // interoperability exists, a value holding a `weak` reference is the
+        // one kind that is not bitwise movable; growing past 64 pending cells
+        // with such a value among them is not supported.)
+        larger.copyMemory(from: cells, byteCount: count * SlotCell.size)
+        cells.deallocate()
+        cells = larger
         capacity *= 2
     }
 
-    /// Removes and returns the values from `base` to the top.
-    func take(from base: Int) -> ContiguousArray<Any> {
-        let taken = count - base
-        let source = storage + base
-        let values = ContiguousArray<Any>(unsafeUninitializedCapacity: taken) { buffer, initialized in
-            if taken > 0 { buffer.baseAddress!.moveInitialize(from: source, count: taken) }
-            initialized = taken
-        }
+    /// Moves the cells from `base` to the top into `target` (uninitialised
+    /// cells of their types, `codecs`) and pops them.
+    func take(from base: Int, into target: UnsafeMutableRawPointer, codecs: [any SlotCodec]) {
+        SlotCell.moveRow(from: cells + base * SlotCell.size, to: target, count: count - base, codecs: codecs)
         count = base
-        return values
     }
 }

@@ -176,7 +176,7 @@ final class EncodingGuard {
         var stack = [root]
         while let object = stack.popLast() {
             let layout = object.layout
-            let values = object.withState { $0.values }
+            let values = object.withState { $0.snapshotValues() }
             for offset in layout.savedOrder where layout.slots[offset].codec.mayContainModels {
                 layout.slots[offset].codec.forEachModel(in: values[offset]) { child in
                     if seen.insert(child) {

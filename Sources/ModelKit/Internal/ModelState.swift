@@ -6,8 +6,15 @@
 /// them safe.
 @usableFromInline
 struct ModelState: @unchecked Sendable {
-    /// The saved properties' Swift values, indexed by slot.
-    @usableFromInline var values: ContiguousArray<Any>
+    /// The saved properties' values, one `SlotCell` per slot, in the
+    /// object's `ModelStorage` (the buffer this state heads).
+    @usableFromInline let cells: UnsafeMutableRawPointer
+    /// The class's layout, whose codecs know each slot's type. Layouts live
+    /// as long as the process (they are cached per class).
+    @usableFromInline unowned(unsafe) let layout: ClassLayout
+    /// Slots being mutated in place on the lock's holder: touching one of
+    /// them before the mutation ends is an overlapping access.
+    @usableFromInline var mutatingSlots = SlotSet()
     /// Which slots changed since load, init or `clearChanges()`.
     @usableFromInline var changedSlots = SlotSet()
     /// Keys the class does not save, in their loaded order: as values, or,
@@ -35,8 +42,47 @@ struct ModelState: @unchecked Sendable {
     /// inside (only the lock's holder reads it): observers wait until 0.
     @usableFromInline var lockHolds = 0
 
-    init(values: ContiguousArray<Any>) {
-        self.values = values
+    init(layout: ClassLayout, cells: UnsafeMutableRawPointer) {
+        self.layout = layout
+        self.cells = cells
+    }
+
+    /// The value of `slot`, boxed.
+    func value(at slot: Int) -> Any {
+        layout.codecs[slot].readCell(cells + slot * SlotCell.size)
+    }
+
+    /// Replaces the value of `slot` with `value`, which must be of the
+    /// slot's type. Records nothing.
+    mutating func setValue(_ value: Any, at slot: Int) {
+        if mutatingSlots.contains(slot) {
+            preconditionFailure(
+                "ModelKit: \(layout.type).\(layout.slots[slot].key) was set while it is being mutated in place "
+                    + "(overlapping access, as for a Swift variable)")
+        }
+        layout.codecs[slot].assignCell(cells + slot * SlotCell.size, value)
+    }
+
+    /// Every slot's value, boxed, in slot order: a copy to read once the
+    /// lock is released.
+    func snapshotValues() -> ContiguousArray<Any> {
+        let codecs = layout.codecs
+        var values = ContiguousArray<Any>()
+        values.reserveCapacity(codecs.count)
+        for slot in codecs.indices { values.append(codecs[slot].readCell(cells + slot * SlotCell.size)) }
+        return values
+    }
+
+    /// Replaces the values of the `assigned` slots with those of `values`
+    /// (slot order, each of its slot's type). Records nothing.
+    mutating func applyDecoded(_ values: ContiguousArray<Any>, assigned: SlotSet) {
+        for slot in values.indices where assigned.contains(slot) { setValue(values[slot], at: slot) }
+    }
+
+    /// Replaces every slot's value with those of `values` (slot order, each
+    /// of its slot's type). Records nothing.
+    mutating func replaceValues(with values: ContiguousArray<Any>) {
+        for slot in values.indices { setValue(values[slot], at: slot) }
     }
 
     /// Records a change of `slot`, whose value was `old`, keeping the value
@@ -51,6 +97,11 @@ struct ModelState: @unchecked Sendable {
     mutating func markBagChanged(key: String, old: ModelValue?) {
         if !changedBagKeys.contains(key) { originalBagValues.updateValue(old, forKey: key) }
         changedBagKeys.insert(key)
+    }
+
+    /// Whether some change is recorded.
+    var hasChangeRecords: Bool {
+        !changedSlots.isEmpty || !changedBagKeys.isEmpty || !originalValues.isEmpty || !originalBagValues.isEmpty
     }
 
     /// Forgets every change (after a load, an init or `clearChanges()`).
@@ -87,7 +138,17 @@ struct SlotSet: Sendable {
         high[word] |= 1 << UInt64(slot % 64)
     }
 
-    @usableFromInline
+    @inlinable
+    mutating func remove(_ slot: Int) {
+        if slot < 64 {
+            low &= ~(1 << UInt64(slot))
+        } else {
+            let word = slot / 64 - 1
+            if word < high.count { high[word] &= ~(1 << UInt64(slot % 64)) }
+        }
+    }
+
+    @inlinable
     func contains(_ slot: Int) -> Bool {
         if slot < 64 { return low & (1 << UInt64(slot)) != 0 }
         let word = slot / 64 - 1

@@ -20,6 +20,18 @@ protocol SlotCodec: Sendable {
     /// they hold, handing each pair of models in the same place to `pair`
     /// (`isEquivalent(to:)` compares those later).
     func matches(_ lhs: Any, _ rhs: Any, pairing pair: (ModelObject, ModelObject) -> Void) -> Bool
+
+    // The slot's `SlotCell`, which holds a value of the slot's type.
+    /// The value in an initialised cell, boxed.
+    func readCell(_ cell: UnsafeMutableRawPointer) -> Any
+    /// Replaces the value in an initialised cell with `value`, of the slot's type.
+    func assignCell(_ cell: UnsafeMutableRawPointer, _ value: Any)
+    /// Starts the life of `value`, of the slot's type, in an uninitialised cell.
+    func initializeCell(_ cell: UnsafeMutableRawPointer, _ value: Any)
+    /// Ends the life of the value in an initialised cell.
+    func destroyCell(_ cell: UnsafeMutableRawPointer)
+    /// Moves the value of an initialised cell into an uninitialised one.
+    func moveCell(from source: UnsafeMutableRawPointer, to target: UnsafeMutableRawPointer)
 }
 
 struct TypedSlotCodec<Value: ModelValueConvertible>: SlotCodec {
@@ -31,6 +43,26 @@ struct TypedSlotCodec<Value: ModelValueConvertible>: SlotCodec {
 
     func encode(_ value: Any) -> ModelValue {
         (value as! Value).modelValue
+    }
+
+    func readCell(_ cell: UnsafeMutableRawPointer) -> Any {
+        SlotCell.pointer(cell, as: Value.self).pointee
+    }
+
+    func assignCell(_ cell: UnsafeMutableRawPointer, _ value: Any) {
+        SlotCell.pointer(cell, as: Value.self).pointee = value as! Value
+    }
+
+    func initializeCell(_ cell: UnsafeMutableRawPointer, _ value: Any) {
+        SlotCell.initialize(cell, to: value as! Value)
+    }
+
+    func destroyCell(_ cell: UnsafeMutableRawPointer) {
+        SlotCell.destroy(cell, as: Value.self)
+    }
+
+    func moveCell(from source: UnsafeMutableRawPointer, to target: UnsafeMutableRawPointer) {
+        SlotCell.move(from: source, to: target, as: Value.self)
     }
 
     func decode(_ value: ModelValue) throws -> Any {

@@ -9,9 +9,10 @@
 /// One instance of `Value` per thread, created on first use and released when
 /// the thread ends. Built on POSIX thread-specific data, which every platform
 /// ModelKit supports has.
+@usableFromInline
 final class ThreadLocal<Value: AnyObject>: @unchecked Sendable {
     // A constant, so that reading it needs no exclusivity check.
-    private let key: pthread_key_t
+    @usableFromInline let key: pthread_key_t
     private let make: @Sendable () -> Value
 
     init(_ make: @escaping @Sendable () -> Value) {
@@ -29,7 +30,7 @@ final class ThreadLocal<Value: AnyObject>: @unchecked Sendable {
     }
 
     /// This thread's instance.
-    @inline(__always)
+    @usableFromInline
     var value: Value {
         if let pointer = pthread_getspecific(key) {
             return Unmanaged<Value>.fromOpaque(pointer).takeUnretainedValue()
@@ -54,7 +55,7 @@ final class ThreadLocal<Value: AnyObject>: @unchecked Sendable {
 
     /// Runs `body` on this thread's instance without retaining it: the
     /// thread's table keeps it alive for as long as the thread runs.
-    @inline(__always)
+    @inlinable @inline(__always)
     func withValue<Result>(_ body: (Value) -> Result) -> Result {
         if let pointer = pthread_getspecific(key) {
             return Unmanaged<Value>.fromOpaque(pointer)._withUnsafeGuaranteedRef(body)

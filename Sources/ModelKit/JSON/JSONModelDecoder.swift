@@ -30,7 +30,10 @@ struct JSONModelDecoder {
 
     /// The members of one object, decoded but not yet applied.
     struct Members {
+        /// The decoded values, in their slots; the others hold `()`.
         var values: ContiguousArray<Any>
+        /// The slots that were decoded.
+        var assigned = SlotSet()
         var bag = ExtensibleBag()
         var newerVersion: Int?
     }
@@ -69,8 +72,7 @@ struct JSONModelDecoder {
         if reader.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { reader.position = 3 }
         reader.skipWhitespace()
         guard current == JSONByte.openBrace else { throw Failure() }
-        let values = object.withState { $0.values }
-        guard let members = try decodeMembers(layout: object.layout, values: values) else { return nil }
+        guard let members = try decodeMembers(layout: object.layout) else { return nil }
         reader.skipWhitespace()
         guard reader.position == reader.count else { throw Failure() }
         return members
@@ -99,15 +101,14 @@ struct JSONModelDecoder {
 
     // MARK: - Objects
 
-    /// Decodes the object at the cursor as the members of a `layout` object
-    /// whose current values are `values`.
+    /// Decodes the object at the cursor as the members of a `layout` object.
     /// - Returns: `nil` when the object must go through the `ModelValue` path.
-    private mutating func decodeMembers(layout: ClassLayout, values: ContiguousArray<Any>) throws -> Members? {
+    private mutating func decodeMembers(layout: ClassLayout) throws -> Members? {
         if let error = layout.declarationError { throw error }
         // Rules are checked on the ModelValue path only.
         guard !layout.hasRules else { return nil }
         let plan = layout.jsonPlan
-        var members = Members(values: values)
+        var members = Members(values: ContiguousArray(repeating: (), count: layout.slotCount))
         try enterContainer()
         if current == JSONByte.closeBrace {
             reader.position += 1
@@ -179,6 +180,7 @@ struct JSONModelDecoder {
                 guard !seenSlots.contains(offset) else { return nil }
                 seenSlots.insert(offset)
                 members.values[offset] = try readSlot(offset, kind: plan.kinds[offset], layout: layout)
+                members.assigned.insert(offset)
             case .some(JSONDecodingPlan.versionTarget):
                 guard !seenVersion, case .int(let version) = try readSubtree(), version >= layout.version
                 else { return nil }
@@ -237,16 +239,13 @@ struct JSONModelDecoder {
         let start = reader.position
         let startDepth = depth
         let object = type.init()
-        // The object is new and not shared: take its values out, fill them, put them back.
-        var values = ContiguousArray<Any>()
-        object.withState { swap(&values, &$0.values) }
         let decoded =
             depth < 2 * StackGuard.uncheckedLevels
-            ? try decodeMembers(layout: object.layout, values: values)
-            : try StackGuard.continuingOnLargeStack { try decodeMembers(layout: object.layout, values: values) }
+            ? try decodeMembers(layout: object.layout)
+            : try StackGuard.continuingOnLargeStack { try decodeMembers(layout: object.layout) }
         if let members = decoded {
             object.withState { state in
-                state.values = members.values
+                state.applyDecoded(members.values, assigned: members.assigned)
                 state.bag = members.bag
                 if let newer = members.newerVersion { state.loadedNewerVersion = newer }
             }

@@ -89,7 +89,7 @@ struct JSONModelEncoder {
     /// Writes the members of `object`, of the class of `layout`, in braces,
     /// `"$id": id` first when it has one.
     private mutating func writeMembers(of object: ModelObject, layout: ClassLayout, id: String?) throws {
-        let (values, bag, newerVersion) = object.withState { ($0.values, $0.bag, $0.loadedNewerVersion) }
+        let (values, bag, newerVersion) = object.withState { ($0.snapshotValues(), $0.bag, $0.loadedNewerVersion) }
         writer.append(JSONByte.openBrace)
         depth += 1
         var isFirst = true
@@ -324,7 +324,7 @@ enum CyclePlan {
     private static func children(of object: ModelObject) -> [ModelObject]? {
         let layout = object.layout
         guard layout.problems.isEmpty else { return nil }
-        let values = object.withState { $0.values }
+        let values = object.withState { $0.snapshotValues() }
         var children: [ModelObject] = []
         for offset in layout.savedOrder {
             switch layout.jsonPlan.kinds[offset] {

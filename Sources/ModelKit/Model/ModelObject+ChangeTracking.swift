@@ -57,7 +57,7 @@ extension ModelObject {
             let goOn = object.withState { state -> Bool in
                 guard visit(&state) else { return false }
                 for (index, offset) in layout.modelSlots.enumerated() {
-                    let value = state.values[offset]
+                    let value = state.value(at: offset)
                     if let shape = layout.modelShapes[index] {
                         shape.forEachModel(in: value) { child in
                             if seen.insert(child) { pending.append(child) }

@@ -43,8 +43,8 @@ extension ModelObject {
         let layout = self.layout
         withState { state in
             for (slot, original) in state.originalValues {
-                let current = state.values[slot]
-                state.values[slot] = original
+                let current = state.value(at: slot)
+                state.setValue(original, at: slot)
                 queueChange(layout.slots[slot].key, old: current, new: original, in: &state)
             }
             for (key, original) in state.originalBagValues {
@@ -67,7 +67,7 @@ extension ModelObject {
         while let object = pending.popLast() {
             objects.append(object)
             let layout = object.layout
-            let values = object.withState { $0.values }
+            let values = object.withState { $0.snapshotValues() }
             let originals = object.withState { Array($0.originalValues.values) }
             for offset in layout.modelSlots {
                 layout.slots[offset].codec.forEachModel(in: values[offset]) { child in

@@ -32,7 +32,7 @@ extension ModelObject {
         var seen = IdentitySet(self)
         while let object = pending.popLast() {
             let layout = object.layout
-            let snapshot = object.withState { ($0.values, $0.bag, $0.loadedNewerVersion) }
+            let snapshot = object.withState { ($0.snapshotValues(), $0.bag, $0.loadedNewerVersion) }
             for offset in layout.modelSlots {
                 layout.slots[offset].codec.forEachModel(in: snapshot.0[offset]) { child in
                     if seen.insert(child) { pending.append(child) }
@@ -52,7 +52,7 @@ extension ModelObject {
                 }
             }
             copies[ObjectIdentifier(object)]!.withState { state in
-                state.values = values
+                state.replaceValues(with: values)
                 state.bag = bag
                 state.loadedNewerVersion = newerVersion
                 state.clearChangeRecords()

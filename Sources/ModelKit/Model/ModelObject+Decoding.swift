@@ -177,12 +177,12 @@ extension ModelObject {
         withState { state in
             for (offset, value) in values {
                 if recordingChanges {
-                    guard !slots[offset].codec.isEqual(state.values[offset], value) else { continue }
-                    let old = state.values[offset]
+                    let old = state.value(at: offset)
+                    guard !slots[offset].codec.isEqual(old, value) else { continue }
                     state.markChanged(slot: offset, old: old, layout: layout)
                     queueChange(slots[offset].key, old: old, new: value, in: &state)
                 }
-                state.values[offset] = value
+                state.setValue(value, at: offset)
             }
             if replacingBag {
                 state.bag = ExtensibleBag(bag)

@@ -44,7 +44,7 @@ extension ModelObject {
         }
         var id = sharedID
 
-        let (values, bag, newerVersion) = withState { ($0.values, $0.bag.object, $0.loadedNewerVersion) }
+        let (values, bag, newerVersion) = withState { ($0.snapshotValues(), $0.bag.object, $0.loadedNewerVersion) }
         var members = ModelValue.Object(minimumCapacity: layout.savedOrder.count + bag.count + 3)
         if let id { members.appendNew(key: ReferenceKeys.id, value: .string(id)) }
         if includeMetadata {

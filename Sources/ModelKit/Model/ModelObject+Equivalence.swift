@@ -35,8 +35,8 @@ extension ModelObject {
             visited.append(rhs)
             // One object's lock at a time: two threads comparing the same
             // pair in opposite directions cannot deadlock.
-            let left = lhs.withState { ($0.values, $0.bag) }
-            let right = rhs.withState { ($0.values, $0.bag) }
+            let left = lhs.withState { ($0.snapshotValues(), $0.bag) }
+            let right = rhs.withState { ($0.snapshotValues(), $0.bag) }
             guard left.1 == right.1 else { return false }
             for slot in lhs.layout.slots {
                 let equal = slot.codec.matches(left.0[slot.offset], right.0[slot.offset]) { a, b in

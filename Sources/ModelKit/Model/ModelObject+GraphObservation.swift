@@ -100,7 +100,7 @@ extension ModelObject {
         while let object = pending.popLast() {
             visit(object)
             let layout = object.layout
-            let values = object.withState { $0.values }
+            let values = object.withState { $0.snapshotValues() }
             for offset in layout.modelSlots {
                 layout.slots[offset].codec.forEachModel(in: values[offset]) { child in
                     if seen.insert(child) { pending.append(child) }

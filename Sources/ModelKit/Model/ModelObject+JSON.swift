@@ -89,7 +89,7 @@ extension ModelObject {
             return
         }
         withState { state in
-            state.values = direct.values
+            state.applyDecoded(direct.values, assigned: direct.assigned)
             state.bag = direct.bag
             if let newer = direct.newerVersion { state.loadedNewerVersion = newer }
         }

@@ -97,9 +97,9 @@ extension ModelObject {
         // Key-value access validates: the declared rules, then the class's hook.
         if let failure = validationFailure(of: typed, slot: slot) { throw failure }
         withState { state in
-            guard !slot.codec.isEqual(state.values[offset], typed) else { return }
-            let old = state.values[offset]
-            state.values[offset] = typed
+            let old = state.value(at: offset)
+            guard !slot.codec.isEqual(old, typed) else { return }
+            state.setValue(typed, at: offset)
             state.markChanged(slot: offset, old: old, layout: layout)
             queueChange(slot.key, old: old, new: typed, in: &state)
         }
@@ -114,7 +114,7 @@ extension ModelObject {
         case let model as ModelObject:
             let layout = model.layout
             if let offset = layout.offsetsByKey[component] ?? layout.offsetsByName[component] {
-                let value = model.withState { $0.values[offset] }
+                let value = model.withState { $0.value(at: offset) }
                 return unwrapped(value)
             }
             return model.extensibleProperty(forKey: component)

@@ -71,7 +71,7 @@ public struct ModelChange: CustomStringConvertible {
 public final class ModelObservation: @unchecked Sendable {
     private let cancellation: () -> Void
     private var isCancelled = false
-    private let lock = ModelStorage.make(values: [])
+    private let lock = ModelStorage.make(layout: ClassLayout.empty) { _ in }
 
     init(cancellation: @escaping () -> Void) {
         self.cancellation = cancellation
@@ -233,7 +233,7 @@ final class NestedObserver: @unchecked Sendable {
     private var tail: ModelObservation?
     /// The intermediate model observed now.
     private weak var current: ModelObject?
-    private let lock = ModelStorage.make(values: [])
+    private let lock = ModelStorage.make(layout: ClassLayout.empty) { _ in }
 
     private init(path: [String], handler: @escaping (ModelChange) -> Void) {
         self.path = path

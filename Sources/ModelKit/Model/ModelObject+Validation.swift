@@ -42,7 +42,7 @@ extension ModelObject {
             let object = visits[current].object
             next += 1
             let layout = object.layout
-            let values = object.withState { $0.values }
+            let values = object.withState { $0.snapshotValues() }
             for offset in layout.savedOrder {
                 let slot = layout.slots[offset]
                 if let failure = object.validationFailure(of: values[offset], slot: slot) {

@@ -42,17 +42,18 @@ import Observation
 /// can sit in a `Set` while it is edited. ``isEquivalent(to:)`` compares
 /// contents; ``copy()`` makes a deep copy.
 open class ModelObject: @unchecked Sendable {
-    /// The object's mutable state and its re-entrant lock: reach the state
-    /// through `withState`.
+    /// The object's mutable state, the values of its saved properties and
+    /// its re-entrant lock: reach them through `withState` and the slot
+    /// accessors. Written only during `init()`.
     @usableFromInline
-    final let storage: ModelStorage
+    @exclusivity(unchecked) final private(set) var storage: ModelStorage
     /// The construction-stack depth at which this object's initial values
     /// started: a `@Saved` wrapper's slot is its `position - slotBase`.
     /// Written only during `init()`.
     @usableFromInline
-    final private(set) var slotBase: Int
+    @exclusivity(unchecked) final private(set) var slotBase: Int
     /// What ModelKit knows about this object's class. Written only during `init()`.
-    final private(set) var layout: ClassLayout
+    @exclusivity(unchecked) final private(set) var layout: ClassLayout
 
     /// Creates an object with default values: each property's declared
     /// default, then whatever ``loadDefaultValues()`` sets.
@@ -67,24 +68,30 @@ open class ModelObject: @unchecked Sendable {
             precondition(base >= 0, "ModelKit: \(Swift.type(of: self)) was constructed without its @Saved values")
             self.layout = layout
             slotBase = base
-            storage = ModelStorage.make(values: stack.take(from: base))
+            storage = ModelStorage.make(layout: layout) { stack.take(from: base, into: $0, codecs: layout.codecs) }
         } else {
             // The first object of its class: look at it with Mirror to learn
             // the layout. Mirror needs a fully initialised object, so start
-            // with empty state and fill it in afterwards.
+            // with an empty storage and replace it afterwards.
             layout = ClassLayout.empty
             slotBase = 0
-            storage = ModelStorage.make(values: [])
+            storage = ModelStorage.make(layout: ClassLayout.empty) { _ in }
             let discovered = ClassLayout.discover(self, stack: stack)
             let base = stack.count - discovered.slotCount
-            let values = stack.take(from: base)
-            withState { $0.values = values }
+            storage = ModelStorage.make(layout: discovered) {
+                stack.take(from: base, into: $0, codecs: discovered.codecs)
+            }
             layout = discovered
             slotBase = base
         }
         loadDefaultValues()
-        withState { state in
-            state.clearChangeRecords()
+        // The object is not shared yet: look without the lock, which only
+        // an override of loadDefaultValues() that changed something needs.
+        let changed = storage.withUnsafeMutablePointerToHeader { $0.pointee.hasChangeRecords }
+        if changed {
+            withState { state in
+                state.clearChangeRecords()
+            }
         }
     }
 
@@ -320,13 +327,19 @@ open class ModelObject: @unchecked Sendable {
     @inline(__always)
     final func _readSlot<Value>(at position: Int, as type: Value.Type) -> Value {
         let slot = position &- slotBase
-        let (value, center) = withState { state -> (Value?, ObservationCenter) in
+        let storage = self.storage
+        storage.lock()
+        let (value, center) = storage.withUnsafeMutablePointerToHeader { header -> (Value, ObservationCenter) in
+            if header.pointee.mutatingSlots.contains(slot) {
+                storage.unlock()
+                _overlappingAccess(slot: slot)
+            }
             // The registrar comes into being with the first read: a tracker
             // can only be watching an object it has read.
-            let center = state.observation ?? ModelObject._makeObservationCenter(&state)
-            return (state.values[slot] as? Value, center)
+            let center = header.pointee.observation ?? ModelObject._makeObservationCenter(&header.pointee)
+            return (SlotCell.pointer(header.pointee.cells + slot &* SlotCell.size, as: Value.self).pointee, center)
         }
-        guard let value else { _overlappingAccess(slot: slot) }
+        storage.unlock()
         _trackRead(slot, center)
         return value
     }
@@ -338,13 +351,21 @@ open class ModelObject: @unchecked Sendable {
     final func _writeSlot<Value: Equatable>(at position: Int, _ newValue: Value) {
         let slot = position &- slotBase
         let outcome = withState { state -> SlotWrite in
-            guard let old = state.values[slot] as? Value else { return .overlapping }
-            if old == newValue { return .unchanged }
-            if !state.changedSlots.contains(slot) { _rememberOriginal(slot, old, &state) }
-            state.values[slot] = newValue
+            if state.mutatingSlots.contains(slot) { return .overlapping }
+            let value = SlotCell.pointer(state.cells + slot &* SlotCell.size, as: Value.self)
+            if value.pointee == newValue { return .unchanged }
+            if !state.changedSlots.contains(slot) { _rememberOriginal(slot, value.pointee, &state) }
             state.changedSlots.insert(slot)
-            guard let center = state.observation else { return .changed }
-            guard center.hasListeners || state.lockHolds > 0 else { return .tracked(center) }
+            guard let center = state.observation else {
+                value.pointee = newValue
+                return .changed
+            }
+            guard center.hasListeners || state.lockHolds > 0 else {
+                value.pointee = newValue
+                return .tracked(center)
+            }
+            let old = value.pointee
+            value.pointee = newValue
             _queueSlotChange(slot, old: old, new: newValue, in: &state)
             return .changedAndObserved
         }
@@ -385,21 +406,25 @@ open class ModelObject: @unchecked Sendable {
 
     /// Starts an in-place mutation of the slot whose wrapper pushed at
     /// `position`: takes the object's lock, which stays held until
-    /// `_endMutation(at:_:)`, and moves the value out of its slot, so that
-    /// the caller holds the only reference to its storage and mutating it
-    /// copies nothing.
+    /// `_endMutation(at:)`, and returns where the value is, so that the
+    /// caller mutates it where it lies and copies nothing.
     ///
-    /// The slot holds a marker meanwhile; reading or writing the same
-    /// property before the mutation ends (from inside a closure passed to the
-    /// mutation) is an overlapping access and traps, like one to a Swift
-    /// variable. Other saved properties stay readable and writable on this
-    /// thread: the lock is re-entrant.
+    /// Meanwhile reading or writing the same property (from inside a
+    /// closure passed to the mutation) is an overlapping access and traps,
+    /// like one to a Swift variable. Other saved properties stay readable
+    /// and writable on this thread: the lock is re-entrant.
     @inlinable
     @inline(__always)
-    final func _beginMutation<Value>(at position: Int, as type: Value.Type) -> Value {
+    final func _beginMutation<Value>(at position: Int, as type: Value.Type) -> UnsafeMutablePointer<Value> {
         let slot = position &- slotBase
+        let storage = self.storage
         storage.lock()
-        let value = storage.withUnsafeMutablePointerToHeader { header -> Value? in
+        return storage.withUnsafeMutablePointerToHeader { header -> UnsafeMutablePointer<Value> in
+            if header.pointee.mutatingSlots.contains(slot) {
+                // This property is being mutated already.
+                storage.unlock()
+                _overlappingAccess(slot: slot)
+            }
             header.pointee.lockHolds += 1
             // The value before the first change is kept for `changes` and
             // revert (the one copy a container makes per cycle of changes),
@@ -407,29 +432,20 @@ open class ModelObject: @unchecked Sendable {
             if !header.pointee.changedSlots.contains(slot) || header.pointee.observation != nil {
                 _rememberBeforeMutation(slot, &header.pointee)
             }
-            // Swap and consume: the value moves out without a retain, so the
-            // caller holds the only reference to a container's buffer.
-            var taken: Any = InPlaceMutation()
-            swap(&taken, &header.pointee.values[slot])
-            return (consume taken) as? Value
+            header.pointee.mutatingSlots.insert(slot)
+            return SlotCell.pointer(header.pointee.cells + slot &* SlotCell.size, as: Value.self)
         }
-        guard let value else {
-            // The slot held the marker: this property is being mutated already.
-            _overlappingAccess(slot: slot)
-        }
-        return value
     }
 
-    /// Ends an in-place mutation begun by `_beginMutation(at:as:)`: puts the
-    /// value back, records the change and releases the lock. Runs also when
-    /// the mutation throws.
+    /// Ends an in-place mutation begun by `_beginMutation(at:as:)`: records
+    /// the change and releases the lock. Runs also when the mutation throws.
     @inlinable
     @inline(__always)
-    final func _endMutation<Value>(at position: Int, _ value: consuming Value) {
+    final func _endMutation(at position: Int) {
         let slot = position &- slotBase
-        var boxed: Any = value
+        let storage = self.storage
         let outcome = storage.withUnsafeMutablePointerToHeader { header -> SlotWrite in
-            swap(&boxed, &header.pointee.values[slot])
+            header.pointee.mutatingSlots.remove(slot)
             header.pointee.changedSlots.insert(slot)
             header.pointee.lockHolds -= 1
             guard let center = header.pointee.observation else { return .changed }
@@ -456,19 +472,19 @@ open class ModelObject: @unchecked Sendable {
     /// Keeps the slot's value before an in-place mutation (lock held).
     @usableFromInline
     final func _rememberBeforeMutation(_ slot: Int, _ state: inout ModelState) {
-        let value = state.values[slot]
-        guard !(value is InPlaceMutation) else { return }
-        if !state.changedSlots.contains(slot) { _rememberOriginal(slot, value, &state) }
-        if let center = state.observation, center.observes(layout.slots[slot].key) {
-            state.valuesBeforeMutation[slot] = value
-        }
+        let remembersOriginal = !state.changedSlots.contains(slot) && !layout.slotMayHoldModels[slot]
+        let observed = state.observation.map { $0.observes(layout.slots[slot].key) } ?? false
+        guard remembersOriginal || observed else { return }
+        let value = state.value(at: slot)
+        if remembersOriginal { state.originalValues[slot] = value }
+        if observed { state.valuesBeforeMutation[slot] = value }
     }
 
     /// Queues the change an in-place mutation made (lock held).
     @usableFromInline
     final func _queueMutation(_ slot: Int, _ state: inout ModelState) {
         let old = state.valuesBeforeMutation.removeValue(forKey: slot)
-        let new = state.values[slot]
+        let new = state.value(at: slot)
         queueChange(layout.slots[slot].key, slot: slot, old: old, new: new, in: &state)
     }
 
@@ -522,12 +538,6 @@ open class ModelObject: @unchecked Sendable {
         }
         return try body()
     }
-}
-
-/// What a slot holds while its value is being mutated in place.
-@usableFromInline
-struct InPlaceMutation {
-    @usableFromInline init() {}
 }
 
 extension ModelObject: Hashable {

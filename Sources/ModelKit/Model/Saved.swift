@@ -129,17 +129,14 @@ public struct Saved<Value: ModelValueConvertible>: Sendable {
             object._writeSlot(at: object[keyPath: storageKeyPath].position, newValue)
         }
         // In-place mutation (`items.append(x)`, `count += 1`, `names[k] = v`):
-        // the value leaves its slot under the object's lock, is mutated with no
-        // copy, and goes back before the lock is released, so the whole
-        // mutation is one atomic step and records one change.
+        // the value is mutated where it lies, under the object's lock, with no
+        // copy, so the whole mutation is one atomic step and records one change.
         @inline(__always) _modify {
             let position = object[keyPath: storageKeyPath].position
-            var value: Value? = object._beginMutation(at: position, as: Value.self)
-            // A throwing mutation ends the access at the yield: put the value
-            // back then too.
-            defer { if let value { object._endMutation(at: position, value) } }
-            yield &value!
-            object._endMutation(at: position, value.take().unsafelyUnwrapped)
+            let value = object._beginMutation(at: position, as: Value.self)
+            // Also when the mutation throws, which ends the access at the yield.
+            defer { object._endMutation(at: position) }
+            yield &value.pointee
         }
     }
 }

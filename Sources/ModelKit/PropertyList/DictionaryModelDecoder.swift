@@ -34,7 +34,7 @@ enum DictionaryModelDecoder {
 
     /// The members of one object, decoded but not yet applied.
     struct Members {
-        /// The object's values: the ones it had, with the decoded ones in their slots.
+        /// The decoded values, in their slots; the others hold `()`.
         var values: ContiguousArray<Any>
         /// The slots that were decoded.
         var assigned = SlotSet()
@@ -42,17 +42,17 @@ enum DictionaryModelDecoder {
         var newerVersion: Int?
     }
 
-    /// Decodes `dictionary` as the members of an object of `layout` whose
-    /// values are `values`, with the dictionary at bridge depth `depth`
+    /// Decodes `dictionary` as the members of an object of `layout`, with
+    /// the dictionary at bridge depth `depth`
     /// (as `PropertyListBridge` counts it: 1 for the root).
     /// - Returns: `nil` when the object must go through the `ModelValue` path.
     /// - Throws: when the `ModelValue` path would throw.
     static func decodeMembers(
-        _ dictionary: [String: Any], layout: ClassLayout, values: ContiguousArray<Any>, depth: Int
+        _ dictionary: [String: Any], layout: ClassLayout, depth: Int
     ) throws -> Members? {
         // Rules are checked on the ModelValue path only.
         guard layout.problems.isEmpty, !layout.hasRules else { return nil }
-        var members = Members(values: values)
+        var members = Members(values: ContiguousArray(repeating: (), count: layout.slotCount))
         for (key, value) in dictionary {
             switch target(of: key, layout: layout) {
             case let offset where offset >= 0:
@@ -127,18 +127,15 @@ enum DictionaryModelDecoder {
     {
         guard depth <= directDepth else { return nil }
         let object = type.init()
-        // The object is new and not shared: take its values out, fill them, put them back.
-        var values = ContiguousArray<Any>()
-        object.withState { swap(&values, &$0.values) }
         let decoded =
             depth < 2 * StackGuard.uncheckedLevels
-            ? try decodeMembers(dictionary, layout: object.layout, values: values, depth: depth)
+            ? try decodeMembers(dictionary, layout: object.layout, depth: depth)
             : try StackGuard.continuingOnLargeStack {
-                try decodeMembers(dictionary, layout: object.layout, values: values, depth: depth)
+                try decodeMembers(dictionary, layout: object.layout, depth: depth)
             }
         guard let members = decoded else { return nil }
         object.withState { state in
-            state.values = members.values
+            state.applyDecoded(members.values, assigned: members.assigned)
             state.bag = ExtensibleBag(members.bag)
             if let newer = members.newerVersion { state.loadedNewerVersion = newer }
         }
@@ -292,8 +289,7 @@ extension ModelObject {
     /// This object's members decoded from `dictionary` by the direct path, or
     /// `nil` when the `ModelValue` path must decode it (and report any error).
     func directlyDecodedMembers(_ dictionary: [String: Any]) -> DictionaryModelDecoder.Members? {
-        let values = withState { $0.values }
-        return try? DictionaryModelDecoder.decodeMembers(dictionary, layout: layout, values: values, depth: 1)
+        try? DictionaryModelDecoder.decodeMembers(dictionary, layout: layout, depth: 1)
     }
 
     /// Applies members decoded by the direct path, as `apply(_:recordingChanges:replacingBag:)` does.

@@ -51,7 +51,7 @@ enum DictionaryModelEncoder {
 
     /// The members of `object`, of the class of `layout`, at depth `depth`.
     private static func members(of object: ModelObject, layout: ClassLayout, depth: Int) throws -> [String: Any] {
-        let (values, bag, newerVersion) = object.withState { ($0.values, $0.bag.object, $0.loadedNewerVersion) }
+        let (values, bag, newerVersion) = object.withState { ($0.snapshotValues(), $0.bag.object, $0.loadedNewerVersion) }
 
         // Bag keys with the exact text of a metadata or saved key are not
         // written, as in encodedMembers(); count the rest for the capacity.
