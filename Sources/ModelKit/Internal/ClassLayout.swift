@@ -65,6 +65,9 @@ final class ClassLayout: Sendable {
     var slotCount: Int { slots.count }
     /// Each slot's codec, by offset.
     let codecs: [any SlotCodec]
+    /// The slots whose values need destroying (not plain bytes, as an `Int`
+    /// or a `Double` is), which a storage's deinit goes through.
+    let slotsToDestroy: [Int]
 
     /// A placeholder for the first object of a class while it is being discovered.
     static let empty = ClassLayout(
@@ -77,6 +80,7 @@ final class ClassLayout: Sendable {
         self.type = type
         self.slots = slots
         codecs = slots.map(\.codec)
+        slotsToDestroy = slots.indices.filter { !slots[$0].codec.isPlainData }
         self.declaredOrder = declaredOrder
         self.savedOrder = savedOrder
         var byKey: [String: Int] = [:]

@@ -47,6 +47,19 @@ struct ModelState: @unchecked Sendable {
         self.cells = cells
     }
 
+    /// The value of `slot`, which holds a `Value` (the caller knows its type).
+    @inline(__always)
+    func value<Value>(at slot: Int, as type: Value.Type) -> Value {
+        SlotCell.pointer(cells + slot &* SlotCell.size, as: Value.self).pointee
+    }
+
+    /// Replaces the value of `slot`, which holds a `Value`. Records nothing.
+    @inline(__always)
+    mutating func setValue<Value>(_ value: Value, at slot: Int, as type: Value.Type) {
+        if mutatingSlots.contains(slot) { setValue(value as Any, at: slot) }
+        SlotCell.pointer(cells + slot &* SlotCell.size, as: Value.self).pointee = value
+    }
+
     /// The value of `slot`, boxed.
     func value(at slot: Int) -> Any {
         layout.codecs[slot].readCell(cells + slot * SlotCell.size)

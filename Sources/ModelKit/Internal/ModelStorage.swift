@@ -54,11 +54,12 @@ final class ModelStorage: ManagedBuffer<ModelState, SlotCell> {
     deinit {
         // ManagedBuffer destroys the header (the state) itself; the values
         // are this class's to destroy, by their types.
-        let codecs = header.layout.codecs
+        let layout = withUnsafeMutablePointerToHeader { $0.pointee.layout }
         withUnsafeMutablePointerToElements { elements in
             let raw = UnsafeMutableRawPointer(elements)
             let cells = raw + Self.lockCells * SlotCell.size
-            for (slot, codec) in codecs.enumerated() { codec.destroyCell(cells + slot * SlotCell.size) }
+            let codecs = layout.codecs
+            for slot in layout.slotsToDestroy { codecs[slot].destroyCell(cells + slot * SlotCell.size) }
             pthread_mutex_destroy(raw.assumingMemoryBound(to: pthread_mutex_t.self))
         }
     }

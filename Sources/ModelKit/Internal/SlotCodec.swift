@@ -30,6 +30,8 @@ protocol SlotCodec: Sendable {
     func initializeCell(_ cell: UnsafeMutableRawPointer, _ value: Any)
     /// Ends the life of the value in an initialised cell.
     func destroyCell(_ cell: UnsafeMutableRawPointer)
+    /// Whether values are plain bytes, which need no destroying (`_isPOD`).
+    var isPlainData: Bool { get }
     /// Moves the value of an initialised cell into an uninitialised one.
     func moveCell(from source: UnsafeMutableRawPointer, to target: UnsafeMutableRawPointer)
 }
@@ -56,6 +58,8 @@ struct TypedSlotCodec<Value: ModelValueConvertible>: SlotCodec {
     func initializeCell(_ cell: UnsafeMutableRawPointer, _ value: Any) {
         SlotCell.initialize(cell, to: value as! Value)
     }
+
+    var isPlainData: Bool { _isPOD(Value.self) && SlotCell.holdsInline(Value.self) }
 
     func destroyCell(_ cell: UnsafeMutableRawPointer) {
         SlotCell.destroy(cell, as: Value.self)

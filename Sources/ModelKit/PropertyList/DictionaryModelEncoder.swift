@@ -51,51 +51,67 @@ enum DictionaryModelEncoder {
 
     /// The members of `object`, of the class of `layout`, at depth `depth`.
     private static func members(of object: ModelObject, layout: ClassLayout, depth: Int) throws -> [String: Any] {
-        let (values, bag, newerVersion) = object.withState { ($0.snapshotValues(), $0.bag.object, $0.loadedNewerVersion) }
-
-        // Bag keys with the exact text of a metadata or saved key are not
-        // written, as in encodedMembers(); count the rest for the capacity.
-        var bagWritten = 0
-        var skipsBagKeys = false
-        for key in bag.keys {
-            guard !ReferenceKeys.isReserved(key) else { throw Failure() }
-            if isWritten(bagKey: key, layout: layout) {
-                bagWritten += 1
-            } else {
-                skipsBagKeys = true
-            }
-        }
+        let kinds = layout.dictionaryKinds
         let metadataCount = (layout.typeKey == nil ? 0 : 1) + (layout.versionKey == nil ? 0 : 1)
-        var result = [String: Any](minimumCapacity: metadataCount + layout.savedOrder.count + bagWritten)
+        var result: [String: Any] = [:]
+        // Scalars are read where they lie, typed, under the object's lock;
+        // models and other values are taken out (`later`) and written once
+        // the lock is released, so that no two objects' locks are held at once.
+        var later: [(offset: Int, value: Any)] = []
+        var skipsBagKeys = false
+        let (bag, newerVersion) = try object.withState { state -> (ModelValue.Object, Int?) in
+            let bag = state.bag.object
+            // Bag keys with the exact text of a metadata or saved key are not
+            // written, as in encodedMembers(); count the rest for the capacity.
+            var bagWritten = 0
+            for key in bag.keys {
+                guard !ReferenceKeys.isReserved(key) else { throw Failure() }
+                if isWritten(bagKey: key, layout: layout) {
+                    bagWritten += 1
+                } else {
+                    skipsBagKeys = true
+                }
+            }
+            result.reserveCapacity(metadataCount + layout.savedOrder.count + bagWritten)
+            for offset in layout.savedOrder {
+                let key = layout.slots[offset].key
+                switch kinds[offset] {
+                case .int: result[key] = state.value(at: offset, as: Int.self)
+                case .double: result[key] = state.value(at: offset, as: Double.self)
+                case .bool: result[key] = state.value(at: offset, as: Bool.self)
+                case .date: result[key] = state.value(at: offset, as: Date.self)
+                case .string:
+                    result[key] = string(state.value(at: offset, as: String.self))
+                case .optionalInt:
+                    result[key] = state.value(at: offset, as: Int?.self).map { $0 as Any } ?? PropertyListBridge.nullMarker
+                case .optionalDouble:
+                    result[key] =
+                        state.value(at: offset, as: Double?.self).map { $0 as Any } ?? PropertyListBridge.nullMarker
+                case .optionalBool:
+                    result[key] = state.value(at: offset, as: Bool?.self).map { $0 as Any } ?? PropertyListBridge.nullMarker
+                case .optionalDate:
+                    result[key] = state.value(at: offset, as: Date?.self).map { $0 as Any } ?? PropertyListBridge.nullMarker
+                case .optionalString:
+                    result[key] = state.value(at: offset, as: String?.self).map(string) ?? PropertyListBridge.nullMarker
+                case .strings:
+                    result[key] = state.value(at: offset, as: [String].self).map(string)
+                case .ints:
+                    result[key] = state.value(at: offset, as: [Int].self).map { $0 as Any }
+                case .doubles:
+                    result[key] = state.value(at: offset, as: [Double].self).map { $0 as Any }
+                case .bools:
+                    result[key] = state.value(at: offset, as: [Bool].self).map { $0 as Any }
+                case .model, .optionalModel, .modelArray, .generic:
+                    later.append((offset, state.value(at: offset)))
+                }
+            }
+            return (bag, state.loadedNewerVersion)
+        }
         if let typeKey = layout.typeKey { result[typeKey] = PropertyListBridge.escaped(layout.typeName) }
         if let versionKey = layout.versionKey { result[versionKey] = max(layout.version, newerVersion ?? 0) }
-        let kinds = layout.dictionaryKinds
-        for offset in layout.savedOrder {
+        for (offset, value) in later {
             let key = layout.slots[offset].key
-            let value = values[offset]
             switch kinds[offset] {
-            case .int, .double, .bool, .date:
-                result[key] = value
-            case .string:
-                result[key] = string(value as! String)
-            case .optionalInt:
-                result[key] = (value as! Int?).map { $0 as Any } ?? PropertyListBridge.nullMarker
-            case .optionalDouble:
-                result[key] = (value as! Double?).map { $0 as Any } ?? PropertyListBridge.nullMarker
-            case .optionalBool:
-                result[key] = (value as! Bool?).map { $0 as Any } ?? PropertyListBridge.nullMarker
-            case .optionalDate:
-                result[key] = (value as! Date?).map { $0 as Any } ?? PropertyListBridge.nullMarker
-            case .optionalString:
-                result[key] = (value as! String?).map(string) ?? PropertyListBridge.nullMarker
-            case .strings:
-                result[key] = (value as! [String]).map(string)
-            case .ints:
-                result[key] = (value as! [Int]).map { $0 as Any }
-            case .doubles:
-                result[key] = (value as! [Double]).map { $0 as Any }
-            case .bools:
-                result[key] = (value as! [Bool]).map { $0 as Any }
             case .model:
                 result[key] = try dictionary(of: value as! ModelObject, depth: depth + 1)
             case .optionalModel(_, _, let unwrap):
@@ -110,7 +126,7 @@ enum DictionaryModelEncoder {
                 models.reserveCapacity(unwrapped.count)
                 for model in unwrapped { models.append(try dictionary(of: model, depth: depth + 1)) }
                 result[key] = models
-            case .generic:
+            default:
                 let slot = layout.slots[offset]
                 let encoded = CodingContext.with(classStrategy: slot.dateStrategy ?? layout.dateStrategy) { _ in
                     slot.codec.encode(value)
