@@ -192,10 +192,11 @@ final class ClassLayout: Sendable {
                     "ModelKit: the @Saved properties of \(type) were not initialised in declaration order. "
                         + "Give every @Saved property a default value (`@Saved var \(item.name) = …`).")
             }
-            let key = item.declaration.explicitKey ?? item.name
+            let settings = stack.settings(at: item.declaration.position)
+            let key = settings.key ?? item.name
             slots[offset] = Slot(
                 key: key, propertyName: item.name, offset: offset, codec: item.declaration.codec,
-                dateStrategy: item.declaration.dateStrategy, validator: item.declaration.validator)
+                dateStrategy: settings.dateStrategy, validator: item.declaration.validator(rules: settings.rules))
             declaredOrder.append(offset)
         }
         let allSlots = slots.map { $0! }

@@ -19,6 +19,11 @@
 final class ConstructionStack {
     @usableFromInline @exclusivity(unchecked) var cells: UnsafeMutableRawPointer
     @usableFromInline @exclusivity(unchecked) var capacity: Int
+    /// For each cell: whether `settings` holds what its declaration gave.
+    @usableFromInline @exclusivity(unchecked) var declared: UnsafeMutablePointer<Bool>
+    /// What declarations gave besides the value (a key, a date strategy,
+    /// rules), by position; valid where `declared` is set.
+    @exclusivity(unchecked) var settings: [Int: SavedSettings] = [:]
     /// The number of cells in use.
     @usableFromInline @exclusivity(unchecked) var count = 0
     /// The layout that the last object constructed on this thread used: a
@@ -28,6 +33,7 @@ final class ConstructionStack {
     private init() {
         capacity = 64
         cells = UnsafeMutableRawPointer.allocate(byteCount: capacity * SlotCell.size, alignment: 16)
+        declared = .allocate(capacity: capacity)
     }
 
     deinit {
@@ -35,6 +41,7 @@ final class ConstructionStack {
         // ends in the middle of a construction leaves values whose types
         // nobody knows any more, which are let go without their deinit.
         cells.deallocate()
+        declared.deallocate()
     }
 
     @usableFromInline
@@ -49,12 +56,29 @@ final class ConstructionStack {
         threadStacks.withValue { $0.append(value) }
     }
 
+    /// Pushes an initial value whose declaration gave `settings` and returns its position.
+    @usableFromInline
+    static func push<Value>(_ value: Value, settings: SavedSettings) -> Int {
+        threadStacks.withValue { stack in
+            let position = stack.append(value)
+            stack.declared[position] = true
+            stack.settings[position] = settings
+            return position
+        }
+    }
+
     @inlinable @inline(__always)
     func append<Value>(_ value: Value) -> Int {
         if count == capacity { grow() }
         SlotCell.initialize(cells + count &* SlotCell.size, to: value)
+        declared[count] = false
         count &+= 1
         return count &- 1
+    }
+
+    /// What the declaration of the value at `position` gave besides it.
+    func settings(at position: Int) -> SavedSettings {
+        declared[position] ? settings[position] ?? SavedSettings() : SavedSettings()
     }
 
     @usableFromInline
@@ -67,6 +91,10 @@ final class ConstructionStack {
         larger.copyMemory(from: cells, byteCount: count * SlotCell.size)
         cells.deallocate()
         cells = larger
+        let largerDeclared = UnsafeMutablePointer<Bool>.allocate(capacity: capacity * 2)
+        largerDeclared.moveInitialize(from: declared, count: count)
+        declared.deallocate()
+        declared = largerDeclared
         capacity *= 2
     }
 

@@ -48,35 +48,24 @@
 @propertyWrapper
 public struct Saved<Value: ModelValueConvertible>: Sendable {
     /// Where the initial value was pushed on the construction stack; the
-    /// object subtracts its `slotBase` to find the property's slot.
+    /// object subtracts its `slotBase` to find the property's slot. The
+    /// wrapper holds nothing else: a key, date strategy or rules given in the
+    /// declaration are recorded beside the value on the construction stack,
+    /// read once per class when its layout is discovered, so that every
+    /// object does not carry (and release) them.
     @usableFromInline
     let position: Int
-    /// The key given in the declaration, if any.
-    @usableFromInline
-    let explicitKey: String?
-    /// The property's own date strategy, if any.
-    @usableFromInline
-    let dateStrategy: DateStrategy?
-    /// The rules the value must follow (see ``ValidationRule``).
-    @usableFromInline
-    let rules: [ValidationRule<Value>]
 
     /// A saved property whose key is its name.
     @inlinable
     public init(wrappedValue: Value) {
         position = ConstructionStack.push(wrappedValue)
-        explicitKey = nil
-        dateStrategy = nil
-        rules = []
     }
 
     /// A saved property with an explicit key.
     @inlinable
     public init(wrappedValue: Value, _ key: String) {
-        position = ConstructionStack.push(wrappedValue)
-        explicitKey = key
-        dateStrategy = nil
-        rules = []
+        position = ConstructionStack.push(wrappedValue, settings: SavedSettings(key: key))
     }
 
     /// A saved property whose value must follow `rules`, checked by
@@ -90,20 +79,14 @@ public struct Saved<Value: ModelValueConvertible>: Sendable {
     /// ```
     @inlinable
     public init(wrappedValue: Value, _ key: String? = nil, rules: ValidationRule<Value>...) {
-        position = ConstructionStack.push(wrappedValue)
-        explicitKey = key
-        dateStrategy = nil
-        self.rules = rules
+        position = ConstructionStack.push(wrappedValue, settings: SavedSettings(key: key, rules: rules))
     }
 
     /// A saved property whose dates (in a `Date`, `Date?` or a collection of
     /// them) are saved with `dateStrategy` instead of the class's strategy.
     @inlinable
     public init(wrappedValue: Value, _ key: String? = nil, dateStrategy: DateStrategy) {
-        position = ConstructionStack.push(wrappedValue)
-        explicitKey = key
-        self.dateStrategy = dateStrategy
-        rules = []
+        position = ConstructionStack.push(wrappedValue, settings: SavedSettings(key: key, dateStrategy: dateStrategy))
     }
 
     @available(*, unavailable, message: "@Saved can only be used on properties of ModelObject subclasses")
@@ -141,16 +124,35 @@ public struct Saved<Value: ModelValueConvertible>: Sendable {
     }
 }
 
+/// What a declaration gives besides the initial value: recorded on the
+/// construction stack beside it.
+@usableFromInline
+struct SavedSettings {
+    var key: String?
+    var dateStrategy: DateStrategy?
+    /// The declared `[ValidationRule<Value>]`, if any.
+    var rules: Any?
+
+    @usableFromInline
+    init(key: String? = nil, dateStrategy: DateStrategy? = nil, rules: Any? = nil) {
+        self.key = key
+        self.dateStrategy = dateStrategy
+        self.rules = rules
+    }
+}
+
 /// What the class layout reads from a `Saved` found by `Mirror`.
 protocol SavedDeclaration {
     var position: Int { get }
-    var explicitKey: String? { get }
-    var dateStrategy: DateStrategy? { get }
     var codec: any SlotCodec { get }
-    var validator: (any SlotValidator)? { get }
+    /// The validator of the declared `rules` (a `[ValidationRule<Value>]`).
+    func validator(rules: Any?) -> (any SlotValidator)?
 }
 
 extension Saved: SavedDeclaration {
     var codec: any SlotCodec { TypedSlotCodec<Value>() }
-    var validator: (any SlotValidator)? { rules.isEmpty ? nil : TypedSlotValidator(rules: rules) }
+    func validator(rules: Any?) -> (any SlotValidator)? {
+        guard let rules = rules as? [ValidationRule<Value>], !rules.isEmpty else { return nil }
+        return TypedSlotValidator(rules: rules)
+    }
 }
