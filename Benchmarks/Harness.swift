@@ -21,6 +21,9 @@ enum Harness {
     nonisolated(unsafe) static var results: [Result] = []
     nonisolated(unsafe) static var quick = false
     nonisolated(unsafe) static var filter: String?
+    /// `--profile N`: run only the last variant (ModelKit's) of each row,
+    /// `N` times, untimed, for a profiler (`valgrind --tool=callgrind`, `perf`).
+    nonisolated(unsafe) static var profileIterations: Int?
 
     /// Whether `name` passes the command line's filter.
     static func wants(_ name: String) -> Bool {
@@ -39,6 +42,11 @@ enum Harness {
         _ task: String, bytes: Int? = nil, rounds: Int = 7, minimumTime: Double = 0.2, _ variants: [Variant]
     ) -> Result? {
         guard wants(task) else { return nil }
+        if let profileIterations, let variant = variants.last {
+            variant.run(profileIterations)
+            print("| \(task) | \(variant.label): ran \(profileIterations) times for a profiler |")
+            return nil
+        }
         let rounds = quick ? 3 : rounds
         let minimumTime = quick ? minimumTime / 4 : minimumTime
         // Calibrate: find an iteration count per variant that takes minimumTime.

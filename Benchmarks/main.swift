@@ -1,10 +1,14 @@
 import Foundation
 
-// swift run -c release Benchmarks [--quick] [filter]
+// swift run -c release Benchmarks [--quick] [--profile N] [filter]
 var arguments = CommandLine.arguments.dropFirst()
 if let index = arguments.firstIndex(of: "--quick") {
     Harness.quick = true
     arguments.remove(at: index)
+}
+if let index = arguments.firstIndex(of: "--profile"), index + 1 < arguments.endIndex {
+    Harness.profileIterations = Int(arguments[index + 1])
+    arguments.removeSubrange(index...(index + 1))
 }
 Harness.filter = arguments.first
 

@@ -41,9 +41,24 @@ public protocol ModelValueConvertible: Equatable {
     /// ``init(modelValue:)``; model classes override it to create the
     /// registered subclass that the data names.
     static func decoded(from modelValue: ModelValue) throws -> Self
+
+    /// Ends the life of a value of this type kept in an object's storage.
+    ///
+    /// An implementation detail of ModelKit's storage: the default, which
+    /// every type uses, is compiled for each conforming type, so that
+    /// destroying an object's values runs code made for their types. Do not
+    /// implement it.
+    static func _destroyStoredValue(at cell: UnsafeMutableRawPointer)
 }
 
 extension ModelValueConvertible {
+    /// Ends the life of a value of this type kept in an object's storage
+    /// (an implementation detail; see the requirement).
+    @inlinable
+    public static func _destroyStoredValue(at cell: UnsafeMutableRawPointer) {
+        SlotCell.destroy(cell, as: Self.self)
+    }
+
     /// Reads a value of this type from its saved form, as ``init(modelValue:)`` does.
     public static func decoded(from modelValue: ModelValue) throws -> Self {
         try Self(modelValue: modelValue)

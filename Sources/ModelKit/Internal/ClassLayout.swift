@@ -68,6 +68,10 @@ final class ClassLayout: Sendable {
     /// The slots whose values need destroying (not plain bytes, as an `Int`
     /// or a `Double` is), which a storage's deinit goes through.
     let slotsToDestroy: [Int]
+    /// The types of the `slotsToDestroy`, in the same order: a metatype is
+    /// two plain words, so the deinit reads them without retaining anything
+    /// (immutable metatypes, safe to share: hence `nonisolated(unsafe)`).
+    nonisolated(unsafe) let typesToDestroy: [any ModelValueConvertible.Type]
 
     /// A placeholder for the first object of a class while it is being discovered.
     static let empty = ClassLayout(
@@ -81,6 +85,7 @@ final class ClassLayout: Sendable {
         self.slots = slots
         codecs = slots.map(\.codec)
         slotsToDestroy = slots.indices.filter { !slots[$0].codec.isPlainData }
+        typesToDestroy = slotsToDestroy.map { slots[$0].codec.convertibleType }
         self.declaredOrder = declaredOrder
         self.savedOrder = savedOrder
         var byKey: [String: Int] = [:]

@@ -17,27 +17,14 @@ struct ModelState: @unchecked Sendable {
     @usableFromInline var mutatingSlots = SlotSet()
     /// Which slots changed since load, init or `clearChanges()`.
     @usableFromInline var changedSlots = SlotSet()
-    /// Keys the class does not save, in their loaded order: as values, or,
-    /// when they were read from JSON, as their exact text.
-    var bag = ExtensibleBag()
-    /// Bag keys set or removed since load, init or `clearChanges()`.
-    var changedBagKeys: Set<String> = []
-    /// The version of loaded data that was newer than the class's, kept so
-    /// that saving does not mark newer data as older.
-    var loadedNewerVersion: Int?
-    /// Each changed slot's value before its first change since load, init
-    /// or `clearChanges()`, for ``ModelObject/changes`` and revert.
-    @usableFromInline var originalValues: [Int: Any] = [:]
-    /// Each changed bag key's value before its first change (`nil`: absent).
-    var originalBagValues: [String: ModelValue?] = [:]
     /// Registrar, observers and streams; created on the first read of a saved
     /// property or the first observer, so objects nobody looks at pay nothing.
     @usableFromInline var observation: ObservationCenter?
-    /// Changes made under the lock, waiting to be told once it is released.
-    var pendingChanges: [ModelChange] = []
-    /// The value before an in-place mutation of a slot someone observes,
-    /// kept from its start to its end.
-    var valuesBeforeMutation: [Int: Any] = [:]
+    /// What most objects never use (a bag, change records of the bag, old
+    /// values, queued changes), made on first use: a new object then
+    /// starts, and is destroyed, with one empty reference instead of a dozen
+    /// empty collections.
+    @usableFromInline var extras: ModelStateExtras?
     /// How many `withLock` blocks and in-place mutations this thread is
     /// inside (only the lock's holder reads it): observers wait until 0.
     @usableFromInline var lockHolds = 0
@@ -45,6 +32,77 @@ struct ModelState: @unchecked Sendable {
     init(layout: ClassLayout, cells: UnsafeMutableRawPointer) {
         self.layout = layout
         self.cells = cells
+    }
+
+    /// The extras, made now if the object has none yet.
+    @usableFromInline
+    mutating func madeExtras() -> ModelStateExtras {
+        if let extras { return extras }
+        let made = ModelStateExtras()
+        extras = made
+        return made
+    }
+
+    /// Keys the class does not save, in their loaded order: as values, or,
+    /// when they were read from JSON, as their exact text.
+    var bag: ExtensibleBag {
+        get { extras?.bag ?? ExtensibleBag() }
+        set {
+            // Loading an object with no unknown keys makes no extras.
+            if extras == nil, newValue.isEmpty { return }
+            madeExtras().bag = newValue
+        }
+        _modify { yield &madeExtras().bag }
+    }
+
+    /// Bag keys set or removed since load, init or `clearChanges()`.
+    var changedBagKeys: Set<String> {
+        get { extras?.changedBagKeys ?? [] }
+        set { madeExtras().changedBagKeys = newValue }
+        _modify { yield &madeExtras().changedBagKeys }
+    }
+
+    /// The version of loaded data that was newer than the class's, kept so
+    /// that saving does not mark newer data as older.
+    var loadedNewerVersion: Int? {
+        get { extras?.loadedNewerVersion }
+        set {
+            if extras == nil, newValue == nil { return }
+            madeExtras().loadedNewerVersion = newValue
+        }
+    }
+
+    /// Each changed slot's value before its first change since load, init
+    /// or `clearChanges()`, for ``ModelObject/changes`` and revert.
+    @usableFromInline var originalValues: [Int: Any] {
+        get { extras?.originalValues ?? [:] }
+        set { madeExtras().originalValues = newValue }
+        _modify { yield &madeExtras().originalValues }
+    }
+
+    /// Each changed bag key's value before its first change (`nil`: absent).
+    var originalBagValues: [String: ModelValue?] {
+        get { extras?.originalBagValues ?? [:] }
+        set { madeExtras().originalBagValues = newValue }
+        _modify { yield &madeExtras().originalBagValues }
+    }
+
+    /// Changes made under the lock, waiting to be told once it is released.
+    var pendingChanges: [ModelChange] {
+        get { extras?.pendingChanges ?? [] }
+        set {
+            if extras == nil, newValue.isEmpty { return }
+            madeExtras().pendingChanges = newValue
+        }
+        _modify { yield &madeExtras().pendingChanges }
+    }
+
+    /// The value before an in-place mutation of a slot someone observes,
+    /// kept from its start to its end.
+    var valuesBeforeMutation: [Int: Any] {
+        get { extras?.valuesBeforeMutation ?? [:] }
+        set { madeExtras().valuesBeforeMutation = newValue }
+        _modify { yield &madeExtras().valuesBeforeMutation }
     }
 
     /// The value of `slot`, which holds a `Value` (the caller knows its type).
@@ -114,16 +172,35 @@ struct ModelState: @unchecked Sendable {
 
     /// Whether some change is recorded.
     var hasChangeRecords: Bool {
-        !changedSlots.isEmpty || !changedBagKeys.isEmpty || !originalValues.isEmpty || !originalBagValues.isEmpty
+        guard let extras else { return !changedSlots.isEmpty }
+        return !changedSlots.isEmpty || !extras.changedBagKeys.isEmpty || !extras.originalValues.isEmpty
+            || !extras.originalBagValues.isEmpty
     }
 
     /// Forgets every change (after a load, an init or `clearChanges()`).
     mutating func clearChangeRecords() {
         changedSlots.removeAll()
-        changedBagKeys.removeAll()
-        originalValues = [:]
-        originalBagValues = [:]
+        guard let extras else { return }
+        extras.changedBagKeys = []
+        extras.originalValues = [:]
+        extras.originalBagValues = [:]
     }
+}
+
+/// The parts of a ``ModelState`` that most objects never use, in one
+/// allocation made on first use. Reached only through the state, under the
+/// object's lock; `@unchecked Sendable` for the same reason as the state.
+@usableFromInline
+final class ModelStateExtras: @unchecked Sendable {
+    var bag = ExtensibleBag()
+    var changedBagKeys: Set<String> = []
+    var loadedNewerVersion: Int?
+    @usableFromInline var originalValues: [Int: Any] = [:]
+    var originalBagValues: [String: ModelValue?] = [:]
+    var pendingChanges: [ModelChange] = []
+    var valuesBeforeMutation: [Int: Any] = [:]
+
+    @usableFromInline init() {}
 }
 
 /// A set of slot numbers: one inline word for the first 64 slots, an array

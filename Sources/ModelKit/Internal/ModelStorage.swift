@@ -58,8 +58,10 @@ final class ModelStorage: ManagedBuffer<ModelState, SlotCell> {
         withUnsafeMutablePointerToElements { elements in
             let raw = UnsafeMutableRawPointer(elements)
             let cells = raw + Self.lockCells * SlotCell.size
-            let codecs = layout.codecs
-            for slot in layout.slotsToDestroy { codecs[slot].destroyCell(cells + slot * SlotCell.size) }
+            let types = layout.typesToDestroy
+            for (index, slot) in layout.slotsToDestroy.enumerated() {
+                types[index]._destroyStoredValue(at: cells + slot &* SlotCell.size)
+            }
             pthread_mutex_destroy(raw.assumingMemoryBound(to: pthread_mutex_t.self))
         }
     }

@@ -5,6 +5,8 @@ import Foundation
 /// compare them, check a value's type, and find the models they hold.
 protocol SlotCodec: Sendable {
     var valueType: Any.Type { get }
+    /// The slot's type, whose `_destroyStoredValue(at:)` is compiled for it.
+    var convertibleType: any ModelValueConvertible.Type { get }
     /// Whether values may hold models, so that change tracking looks inside them.
     var mayContainModels: Bool { get }
     func encode(_ value: Any) -> ModelValue
@@ -38,6 +40,7 @@ protocol SlotCodec: Sendable {
 
 struct TypedSlotCodec<Value: ModelValueConvertible>: SlotCodec {
     var valueType: Any.Type { Value.self }
+    var convertibleType: any ModelValueConvertible.Type { Value.self }
 
     var mayContainModels: Bool {
         (Value.self as? any ModelGraphNode.Type)?.mayContainModels ?? false
@@ -62,7 +65,7 @@ struct TypedSlotCodec<Value: ModelValueConvertible>: SlotCodec {
     var isPlainData: Bool { _isPOD(Value.self) && SlotCell.holdsInline(Value.self) }
 
     func destroyCell(_ cell: UnsafeMutableRawPointer) {
-        SlotCell.destroy(cell, as: Value.self)
+        Value._destroyStoredValue(at: cell)
     }
 
     func moveCell(from source: UnsafeMutableRawPointer, to target: UnsafeMutableRawPointer) {
