@@ -20,6 +20,14 @@ extension Optional: ModelValueConvertible where Wrapped: ModelValueConvertible {
 }
 
 extension Array: ModelValueConvertible where Element: ModelValueConvertible {
+    /// Ends the life of a stored value (an implementation detail of
+    /// ModelKit's storage): whatever the elements, the value is one reference,
+    /// released by storing the empty value in its place (which needs no
+    /// releasing), with no call through the type's metadata.
+    public static func _destroyStoredValue(at cell: UnsafeMutableRawPointer) {
+        cell.assumingMemoryBound(to: [Element].self).pointee = []
+    }
+
     /// Reads each element with ``ModelValueConvertible/decoded(from:)``, so an
     /// array of models may hold registered subclasses.
     public init(modelValue: ModelValue) throws {
@@ -43,6 +51,14 @@ extension Array: ModelValueConvertible where Element: ModelValueConvertible {
 }
 
 extension ContiguousArray: ModelValueConvertible where Element: ModelValueConvertible {
+    /// Ends the life of a stored value (an implementation detail of
+    /// ModelKit's storage): whatever the elements, the value is one reference,
+    /// released by storing the empty value in its place (which needs no
+    /// releasing), with no call through the type's metadata.
+    public static func _destroyStoredValue(at cell: UnsafeMutableRawPointer) {
+        cell.assumingMemoryBound(to: ContiguousArray<Element>.self).pointee = []
+    }
+
     /// Reads a value of this type from its saved form.
     /// - Throws: ``ModelError`` when `modelValue` is not such a value.
     public init(modelValue: ModelValue) throws {
@@ -54,6 +70,14 @@ extension ContiguousArray: ModelValueConvertible where Element: ModelValueConver
 }
 
 extension Set: ModelValueConvertible where Element: ModelValueConvertible {
+    /// Ends the life of a stored value (an implementation detail of
+    /// ModelKit's storage): whatever the elements, the value is one reference,
+    /// released by storing the empty value in its place (which needs no
+    /// releasing), with no call through the type's metadata.
+    public static func _destroyStoredValue(at cell: UnsafeMutableRawPointer) {
+        cell.assumingMemoryBound(to: Set<Element>.self).pointee = []
+    }
+
     /// Reads an array; repeated elements collapse.
     public init(modelValue: ModelValue) throws {
         self.init(try [Element](modelValue: modelValue))
@@ -68,6 +92,14 @@ extension Set: ModelValueConvertible where Element: ModelValueConvertible {
 }
 
 extension Dictionary: ModelValueConvertible where Key == String, Value: ModelValueConvertible {
+    /// Ends the life of a stored value (an implementation detail of
+    /// ModelKit's storage): whatever the elements, the value is one reference,
+    /// released by storing the empty value in its place (which needs no
+    /// releasing), with no call through the type's metadata.
+    public static func _destroyStoredValue(at cell: UnsafeMutableRawPointer) {
+        cell.assumingMemoryBound(to: [String: Value].self).pointee = [:]
+    }
+
     /// Reads an object; each value's key joins the key path of any error.
     public init(modelValue: ModelValue) throws {
         guard case .object(let object) = modelValue else {

@@ -72,6 +72,10 @@ final class ClassLayout: Sendable {
     /// two plain words, so the deinit reads them without retaining anything
     /// (immutable metatypes, safe to share: hence `nonisolated(unsafe)`).
     nonisolated(unsafe) let typesToDestroy: [any ModelValueConvertible.Type]
+    /// Each slot's type, by offset (immutable metatypes, as above).
+    nonisolated(unsafe) let slotTypes: [any ModelValueConvertible.Type]
+    /// Whether each slot's values are plain bytes that need no destroying.
+    let slotIsPlainData: [Bool]
 
     /// A placeholder for the first object of a class while it is being discovered.
     static let empty = ClassLayout(
@@ -86,6 +90,8 @@ final class ClassLayout: Sendable {
         codecs = slots.map(\.codec)
         slotsToDestroy = slots.indices.filter { !slots[$0].codec.isPlainData }
         typesToDestroy = slotsToDestroy.map { slots[$0].codec.convertibleType }
+        slotTypes = slots.map(\.codec.convertibleType)
+        slotIsPlainData = slots.map(\.codec.isPlainData)
         self.declaredOrder = declaredOrder
         self.savedOrder = savedOrder
         var byKey: [String: Int] = [:]

@@ -55,10 +55,12 @@ struct TypedSlotCodec<Value: ModelValueConvertible>: SlotCodec {
     }
 
     func assignCell(_ cell: UnsafeMutableRawPointer, _ value: Any) {
+        guard !ExactType.assign(cell, as: Value.self, from: value) else { return }
         SlotCell.pointer(cell, as: Value.self).pointee = value as! Value
     }
 
     func initializeCell(_ cell: UnsafeMutableRawPointer, _ value: Any) {
+        guard !ExactType.initialize(cell, as: Value.self, from: value) else { return }
         SlotCell.initialize(cell, to: value as! Value)
     }
 

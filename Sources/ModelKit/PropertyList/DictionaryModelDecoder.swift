@@ -34,10 +34,8 @@ enum DictionaryModelDecoder {
 
     /// The members of one object, decoded but not yet applied.
     struct Members {
-        /// The decoded values, in their slots; the others hold `()`.
-        var values: ContiguousArray<Any>
-        /// The slots that were decoded.
-        var assigned = SlotSet()
+        /// The decoded values, typed in their slots' cells.
+        var cells: PendingCells
         var bag = ModelValue.Object()
         var newerVersion: Int?
     }
@@ -52,16 +50,15 @@ enum DictionaryModelDecoder {
     ) throws -> Members? {
         // Rules are checked on the ModelValue path only.
         guard layout.problems.isEmpty, !layout.hasRules else { return nil }
-        var members = Members(values: ContiguousArray(repeating: (), count: layout.slotCount))
+        var members = Members(cells: PendingCells.make(layout: layout))
         for (key, value) in dictionary {
             switch target(of: key, layout: layout) {
             case let offset where offset >= 0:
-                members.values[offset] = try readSlot(value, offset: offset, layout: layout, depth: depth)
-                members.assigned.insert(offset)
+                try fillSlot(value, offset: offset, layout: layout, depth: depth, into: members.cells)
             case JSONDecodingPlan.versionTarget:
                 let version: Int
                 if Swift.type(of: value) == Int.self {
-                    version = value as! Int
+                    version = ExactType.value(value, as: Int.self)!
                 } else {
                     guard case .int(let number) = try PropertyListBridge.modelValue(from: value, depth: depth)
                     else { return nil }
@@ -70,8 +67,8 @@ enum DictionaryModelDecoder {
                 guard version >= layout.version else { return nil }
                 if version > layout.version { members.newerVersion = version }
             case JSONDecodingPlan.typeTarget:
-                if Swift.type(of: value) == String.self, isPlain(value as! String) {
-                    guard (value as! String) == layout.typeName else { return nil }
+                if Swift.type(of: value) == String.self, isPlain(ExactType.value(value, as: String.self)!) {
+                    guard ExactType.value(value, as: String.self)! == layout.typeName else { return nil }
                 } else {
                     guard case .string(let name) = try PropertyListBridge.modelValue(from: value, depth: depth),
                         name == layout.typeName
@@ -135,85 +132,109 @@ enum DictionaryModelDecoder {
             }
         guard let members = decoded else { return nil }
         object.withState { state in
-            state.applyDecoded(members.values, assigned: members.assigned)
+            members.cells.move(into: &state)
             state.bag = ExtensibleBag(members.bag)
             if let newer = members.newerVersion { state.loadedNewerVersion = newer }
         }
         return object
     }
 
-    /// The value of the slot at `offset` read from `value`, a member of an
-    /// object at bridge depth `depth`, as a value of the slot's type.
-    private static func readSlot(_ value: Any, offset: Int, layout: ClassLayout, depth: Int) throws -> Any {
-        let type = Swift.type(of: value)
+    /// Reads the slot at `offset` from `value`, a member of an object at
+    /// bridge depth `depth`, into its cell in `cells`: common types typed,
+    /// with no box and no cast, anything else through the slot's codec.
+    private static func fillSlot(
+        _ value: Any, offset: Int, layout: ClassLayout, depth: Int, into cells: PendingCells
+    ) throws {
         switch layout.dictionaryKinds[offset] {
         case .int:
-            if type == Int.self { return value }
+            if let number = ExactType.value(value, as: Int.self) { return cells.put(number, slot: offset) }
         case .double:
-            if type == Double.self { return value }
-            if type == Int.self { return Double(value as! Int) }
+            if let number = ExactType.value(value, as: Double.self) { return cells.put(number, slot: offset) }
+            if let number = ExactType.value(value, as: Int.self) { return cells.put(Double(number), slot: offset) }
         case .bool:
-            if type == Bool.self { return value }
+            if let flag = ExactType.value(value, as: Bool.self) { return cells.put(flag, slot: offset) }
         case .date:
-            if type == Date.self { return value }
+            if let date = ExactType.value(value, as: Date.self) { return cells.put(date, slot: offset) }
         case .string:
-            if type == String.self, isPlain(value as! String) { return value }
+            if let text = ExactType.value(value, as: String.self), isPlain(text) { return cells.put(text, slot: offset) }
         case .optionalInt:
-            if type == Int.self { return Int?.some(value as! Int) as Any }
-            if isNull(value, type) { return Int?.none as Any }
+            if let number = ExactType.value(value, as: Int.self) { return cells.put(Int?.some(number), slot: offset) }
+            if isNull(value) { return cells.put(Int?.none, slot: offset) }
         case .optionalDouble:
-            if type == Double.self { return Double?.some(value as! Double) as Any }
-            if type == Int.self { return Double?.some(Double(value as! Int)) as Any }
-            if isNull(value, type) { return Double?.none as Any }
+            if let number = ExactType.value(value, as: Double.self) {
+                return cells.put(Double?.some(number), slot: offset)
+            }
+            if let number = ExactType.value(value, as: Int.self) {
+                return cells.put(Double?.some(Double(number)), slot: offset)
+            }
+            if isNull(value) { return cells.put(Double?.none, slot: offset) }
         case .optionalBool:
-            if type == Bool.self { return Bool?.some(value as! Bool) as Any }
-            if isNull(value, type) { return Bool?.none as Any }
+            if let flag = ExactType.value(value, as: Bool.self) { return cells.put(Bool?.some(flag), slot: offset) }
+            if isNull(value) { return cells.put(Bool?.none, slot: offset) }
         case .optionalDate:
-            if type == Date.self { return Date?.some(value as! Date) as Any }
-            if isNull(value, type) { return Date?.none as Any }
+            if let date = ExactType.value(value, as: Date.self) { return cells.put(Date?.some(date), slot: offset) }
+            if isNull(value) { return cells.put(Date?.none, slot: offset) }
         case .optionalString:
-            if type == String.self {
-                let text = value as! String
-                if isPlain(text) { return String?.some(text) as Any }
-                if text == PropertyListBridge.nullMarker { return String?.none as Any }
+            if let text = ExactType.value(value, as: String.self) {
+                if isPlain(text) { return cells.put(String?.some(text), slot: offset) }
+                if text == PropertyListBridge.nullMarker { return cells.put(String?.none, slot: offset) }
             }
         case .strings:
-            if type == [String].self, (value as! [String]).allSatisfy(isPlain) { return value }
-            if type == [Any].self, let strings = elements(of: value as! [Any], as: String.self, where: isPlain) {
-                return strings
+            if let strings = ExactType.value(value, as: [String].self), strings.allSatisfy(isPlain) {
+                return cells.put(strings, slot: offset)
+            }
+            if let array = ExactType.value(value, as: [Any].self),
+                let strings = elements(of: array, as: String.self, where: isPlain)
+            {
+                return cells.put(strings, slot: offset)
             }
         case .ints:
-            if type == [Int].self { return value }
-            if type == [Any].self, let numbers = elements(of: value as! [Any], as: Int.self) { return numbers }
+            if let numbers = ExactType.value(value, as: [Int].self) { return cells.put(numbers, slot: offset) }
+            if let array = ExactType.value(value, as: [Any].self), let numbers = elements(of: array, as: Int.self) {
+                return cells.put(numbers, slot: offset)
+            }
         case .doubles:
-            if type == [Double].self { return value }
-            if type == [Int].self { return (value as! [Int]).map(Double.init) }
-            if type == [Any].self, let numbers = doubles(in: value as! [Any]) { return numbers }
+            if let numbers = ExactType.value(value, as: [Double].self) { return cells.put(numbers, slot: offset) }
+            if let numbers = ExactType.value(value, as: [Int].self) {
+                return cells.put(numbers.map(Double.init), slot: offset)
+            }
+            if let array = ExactType.value(value, as: [Any].self), let numbers = doubles(in: array) {
+                return cells.put(numbers, slot: offset)
+            }
         case .bools:
-            if type == [Bool].self { return value }
-            if type == [Any].self, let flags = elements(of: value as! [Any], as: Bool.self) { return flags }
+            if let flags = ExactType.value(value, as: [Bool].self) { return cells.put(flags, slot: offset) }
+            if let array = ExactType.value(value, as: [Any].self), let flags = elements(of: array, as: Bool.self) {
+                return cells.put(flags, slot: offset)
+            }
         case .model(let model):
-            if type == [String: Any].self, let object = try decodeModel(model, value as! [String: Any], depth: depth + 1) {
-                return object
+            if let dictionary = ExactType.value(value, as: [String: Any].self),
+                let object = try decodeModel(model, dictionary, depth: depth + 1)
+            {
+                return cells.set(object, slot: offset)
             }
         case .optionalModel(let model, let wrap, _):
-            if type == [String: Any].self, let object = try decodeModel(model, value as! [String: Any], depth: depth + 1) {
-                return wrap(object)
+            if let dictionary = ExactType.value(value, as: [String: Any].self),
+                let object = try decodeModel(model, dictionary, depth: depth + 1)
+            {
+                return cells.set(wrap(object), slot: offset)
             }
-            if isNull(value, type) { return wrap(nil) }
+            if isNull(value) { return cells.set(wrap(nil), slot: offset) }
         case .modelArray(let model, let wrap, _):
-            if type == [[String: Any]].self, let models = try decodeModels(model, value as! [[String: Any]], depth: depth) {
-                return wrap(models)
-            }
-            if type == [Any].self, let dictionaries = elements(of: value as! [Any], as: [String: Any].self),
+            if let dictionaries = ExactType.value(value, as: [[String: Any]].self),
                 let models = try decodeModels(model, dictionaries, depth: depth)
             {
-                return wrap(models)
+                return cells.set(wrap(models), slot: offset)
+            }
+            if let array = ExactType.value(value, as: [Any].self),
+                let dictionaries = elements(of: array, as: [String: Any].self),
+                let models = try decodeModels(model, dictionaries, depth: depth)
+            {
+                return cells.set(wrap(models), slot: offset)
             }
         case .generic:
             break
         }
-        return try convert(value, offset: offset, layout: layout, depth: depth)
+        cells.set(try convert(value, offset: offset, layout: layout, depth: depth), slot: offset)
     }
 
     /// Models of `type` from `dictionaries`, an array that is a member of an
@@ -250,8 +271,8 @@ enum DictionaryModelDecoder {
 
     /// Whether the bridge reads `value` as null: the null marker string.
     @inline(__always)
-    private static func isNull(_ value: Any, _ type: Any.Type) -> Bool {
-        type == String.self && (value as! String) == PropertyListBridge.nullMarker
+    private static func isNull(_ value: Any) -> Bool {
+        ExactType.value(value, as: String.self) == PropertyListBridge.nullMarker
     }
 
     /// The elements of `array` if every one is exactly of type `T` and passes `test`.
@@ -259,8 +280,7 @@ enum DictionaryModelDecoder {
         var result: [T] = []
         result.reserveCapacity(array.count)
         for element in array {
-            guard Swift.type(of: element) == T.self else { return nil }
-            let typed = element as! T
+            guard let typed = ExactType.value(element, as: T.self) else { return nil }
             guard test(typed) else { return nil }
             result.append(typed)
         }
@@ -272,11 +292,10 @@ enum DictionaryModelDecoder {
         var result: [Double] = []
         result.reserveCapacity(array.count)
         for element in array {
-            let type = Swift.type(of: element)
-            if type == Double.self {
-                result.append(element as! Double)
-            } else if type == Int.self {
-                result.append(Double(element as! Int))
+            if let number = ExactType.value(element, as: Double.self) {
+                result.append(number)
+            } else if let number = ExactType.value(element, as: Int.self) {
+                result.append(Double(number))
             } else {
                 return nil
             }
@@ -294,9 +313,21 @@ extension ModelObject {
 
     /// Applies members decoded by the direct path, as `apply(_:recordingChanges:replacingBag:)` does.
     func apply(_ members: DictionaryModelDecoder.Members, recordingChanges: Bool, replacingBag: Bool) {
-        let assigned = layout.slots.indices.lazy.filter { members.assigned.contains($0) }
+        if !recordingChanges, replacingBag {
+            // Loading a new object: nothing to compare, record or tell.
+            withState { state in
+                members.cells.move(into: &state)
+                state.bag = ExtensibleBag(members.bag)
+                if let newer = members.newerVersion { state.loadedNewerVersion = newer }
+            }
+            return
+        }
+        let filled = members.cells.filled
+        let values = layout.slots.indices.filter { filled.contains($0) }.map {
+            (offset: $0, value: members.cells.value(at: $0))
+        }
         apply(
-            values: assigned.map { (offset: $0, value: members.values[$0]) }, bag: members.bag,
+            values: values, bag: members.bag,
             newerVersion: members.newerVersion, recordingChanges: recordingChanges, replacingBag: replacingBag)
     }
 }

@@ -1,0 +1,98 @@
+/// The decoded values of one object's slots, typed in `SlotCell`s as the
+/// object's storage holds them, waiting to be applied all at once.
+///
+/// A direct decoding path (`DictionaryModelDecoder`) fills it member by
+/// member without touching the object, so a failure part way leaves the
+/// object as it was; applying it to a new object then moves each value into
+/// its slot (the slot's old value is destroyed), with no boxing in `Any` and
+/// no cast. Values never applied are destroyed with the row.
+///
+/// One allocation: the header holds the layout and the set of filled slots,
+/// the elements are the cells.
+final class PendingCells: ManagedBuffer<PendingCells.Header, SlotCell> {
+    struct Header {
+        /// The layout whose slots the cells follow (layouts live as long as the process).
+        unowned(unsafe) let layout: ClassLayout
+        /// The slots whose cells hold a value.
+        var filled = SlotSet()
+    }
+
+    /// An empty row for the slots of `layout`.
+    static func make(layout: ClassLayout) -> PendingCells {
+        let buffer = create(minimumCapacity: max(1, layout.slotCount)) { _ in Header(layout: layout) }
+        return unsafeDowncast(buffer, to: PendingCells.self)
+    }
+
+    deinit {
+        withUnsafeMutablePointers { header, elements in
+            let layout = header.pointee.layout
+            let cells = UnsafeMutableRawPointer(elements)
+            for slot in 0..<layout.slotCount where header.pointee.filled.contains(slot) {
+                if !layout.slotIsPlainData[slot] {
+                    layout.slotTypes[slot]._destroyStoredValue(at: cells + slot &* SlotCell.size)
+                }
+            }
+        }
+    }
+
+    /// The slots that hold a value.
+    var filled: SlotSet { withUnsafeMutablePointerToHeader { $0.pointee.filled } }
+
+    /// Puts `value`, of the slot's exact type (or convertible to it by
+    /// `as!`), in the cell of `slot`, replacing any value already there.
+    func set(_ value: Any, slot: Int) {
+        withUnsafeMutablePointers { header, elements in
+            let layout = header.pointee.layout
+            let cell = UnsafeMutableRawPointer(elements) + slot &* SlotCell.size
+            if header.pointee.filled.contains(slot) {
+                layout.codecs[slot].assignCell(cell, value)
+            } else {
+                layout.codecs[slot].initializeCell(cell, value)
+                header.pointee.filled.insert(slot)
+            }
+        }
+    }
+
+    /// Puts `value`, of exactly the slot's type (the caller knows it), in the
+    /// cell of `slot`, replacing any value already there.
+    @inline(__always)
+    func put<Value>(_ value: Value, slot: Int) {
+        withUnsafeMutablePointers { header, elements in
+            let cell = UnsafeMutableRawPointer(elements) + slot &* SlotCell.size
+            if header.pointee.filled.contains(slot) {
+                SlotCell.pointer(cell, as: Value.self).pointee = value
+            } else {
+                SlotCell.initialize(cell, to: value)
+                header.pointee.filled.insert(slot)
+            }
+        }
+    }
+
+    /// The value of `slot`, boxed (the slot must be filled).
+    func value(at slot: Int) -> Any {
+        withUnsafeMutablePointers { header, elements in
+            header.pointee.layout.codecs[slot].readCell(UnsafeMutableRawPointer(elements) + slot &* SlotCell.size)
+        }
+    }
+
+    /// Moves every value into the slots of `state` (of the same layout),
+    /// destroying the values they replace. The row is empty afterwards.
+    /// Records nothing.
+    func move(into state: inout ModelState) {
+        withUnsafeMutablePointers { header, elements in
+            let layout = header.pointee.layout
+            let source = UnsafeMutableRawPointer(elements)
+            for slot in 0..<layout.slotCount where header.pointee.filled.contains(slot) {
+                if state.mutatingSlots.contains(slot) { state.setValue(value(at: slot), at: slot) }
+                let target = state.cells + slot &* SlotCell.size
+                if !layout.slotIsPlainData[slot] { layout.slotTypes[slot]._destroyStoredValue(at: target) }
+                #if canImport(ObjectiveC)
+                    layout.codecs[slot].moveCell(from: source + slot &* SlotCell.size, to: target)
+                #else
+                    target.copyMemory(from: source + slot &* SlotCell.size, byteCount: SlotCell.size)
+                #endif
+            }
+            header.pointee.filled.removeAll()
+        }
+    }
+}
