@@ -23,42 +23,99 @@ extension JSONWriter {
     }
 
     /// Compact output in the input's order: the text without the whitespace
-    /// between its tokens, copied in runs found eight bytes at a time.
+    /// between its tokens.
+    ///
+    /// The output is never longer than `raw`, so room is made once and bytes
+    /// are stored straight into the buffer: sixteen at a time (`SIMD16`)
+    /// while none is a quote or whitespace, strings copied whole up to their
+    /// closing quote, and runs of whitespace skipped sixteen bytes at a time.
+    /// `raw` is valid JSON, so outside strings every byte at or below a space
+    /// is whitespace.
     private mutating func writeRawCompact(_ raw: UnsafeBufferPointer<UInt8>) {
-        var runStart = 0
+        guard let source = raw.baseAddress, raw.count > 0 else { return }
+        reserve(raw.count)
+        let target = buffer + count
+        let end = raw.count
+        let quotes = SIMD16<UInt8>(repeating: JSONByte.quote)
+        let spaces = SIMD16<UInt8>(repeating: JSONByte.space)
+        let backslashes = SIMD16<UInt8>(repeating: JSONByte.backslash)
         var index = 0
-        while true {
-            index = JSONWriter.nextQuoteOrSpace(raw, from: index)
-            guard index < raw.count else { break }
-            if raw[index] == JSONByte.quote {
-                index = JSONWriter.rawStringEnd(raw, quoteAt: index)
-                continue
+        var written = 0
+        while index < end {
+            // Plain bytes: store sixteen at a time. A chunk is stored whole
+            // even when only its first bytes count: `written` never passes
+            // `index`, so the sixteen bytes fit in the room made for `raw`.
+            while index &+ 16 <= end {
+                let chunk = UnsafeRawPointer(source + index).loadUnaligned(as: SIMD16<UInt8>.self)
+                UnsafeMutableRawPointer(target + written).storeBytes(of: chunk, as: SIMD16<UInt8>.self)
+                let stops = JSONWriter.firstLane(of: (chunk .== quotes) .| (chunk .<= spaces))
+                index &+= stops
+                written &+= stops
+                if stops < 16 { break }
             }
-            append(UnsafeBufferPointer(rebasing: raw[runStart..<index]))
-            index += 1
-            while index < raw.count, JSONWriter.isWhitespace(raw[index]) { index += 1 }
-            runStart = index
+            guard index < end else { break }
+            let byte = source[index]
+            if byte == JSONByte.quote {
+                // A string, copied as it is sixteen bytes at a time up to its
+                // closing quote; an escape's two bytes are copied together, so
+                // an escaped quote never ends it.
+                target[written] = byte
+                written &+= 1
+                index &+= 1
+                while true {
+                    if index &+ 16 <= end {
+                        let chunk = UnsafeRawPointer(source + index).loadUnaligned(as: SIMD16<UInt8>.self)
+                        UnsafeMutableRawPointer(target + written).storeBytes(of: chunk, as: SIMD16<UInt8>.self)
+                        let stops = JSONWriter.firstLane(of: (chunk .== quotes) .| (chunk .== backslashes))
+                        index &+= stops
+                        written &+= stops
+                        if stops == 16 { continue }
+                    } else {
+                        while index < end, source[index] != JSONByte.quote, source[index] != JSONByte.backslash {
+                            target[written] = source[index]
+                            written &+= 1
+                            index &+= 1
+                        }
+                        guard index < end else { break }
+                    }
+                    let stop = source[index]
+                    target[written] = stop
+                    written &+= 1
+                    index &+= 1
+                    if stop == JSONByte.quote { break }
+                    // The escaped byte (valid JSON always has one).
+                    target[written] = source[index]
+                    written &+= 1
+                    index &+= 1
+                }
+            } else if byte <= JSONByte.space {
+                index &+= 1
+                while index &+ 16 <= end {
+                    let chunk = UnsafeRawPointer(source + index).loadUnaligned(as: SIMD16<UInt8>.self)
+                    let skipped = JSONWriter.firstLane(of: chunk .> spaces)
+                    index &+= skipped
+                    if skipped < 16 { break }
+                }
+                while index < end, source[index] <= JSONByte.space { index &+= 1 }
+            } else {
+                // Fewer than sixteen bytes left.
+                target[written] = byte
+                written &+= 1
+                index &+= 1
+            }
         }
-        append(UnsafeBufferPointer(rebasing: raw[runStart..<raw.count]))
+        count &+= written
     }
 
-    /// The first index at or after `index` holding a quote or a byte at or
-    /// below a space (outside strings, valid JSON has no other such bytes
-    /// than its four whitespace characters), or the end.
+    /// The first lane of `mask` that is set, or 16 when none is.
     @inline(__always)
-    private static func nextQuoteOrSpace(_ raw: UnsafeBufferPointer<UInt8>, from index: Int) -> Int {
-        var index = index
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        while index + 8 <= raw.count {
-            let word = UInt64(littleEndian: UnsafeRawPointer(raw.baseAddress! + index).loadUnaligned(as: UInt64.self))
-            let quotes = word ^ (ones &* 0x22)
-            // As in `JSONByte.specialBytes`: the lowest flagged byte is exact.
-            let special = ((quotes &- ones) & ~quotes | (word &- ones &* 0x21) & ~word) & 0x8080_8080_8080_8080
-            if special != 0 { return index + special.trailingZeroBitCount >> 3 }
-            index += 8
-        }
-        while index < raw.count, raw[index] != JSONByte.quote, raw[index] > JSONByte.space { index += 1 }
-        return index
+    static func firstLane(of mask: SIMDMask<SIMD16<Int8>>) -> Int {
+        let flags = unsafeBitCast(
+            SIMD16<UInt8>(repeating: 0).replacing(with: 0x80, where: mask), to: SIMD2<UInt64>.self)
+        let low = UInt64(littleEndian: flags[0])
+        if low != 0 { return low.trailingZeroBitCount >> 3 }
+        let high = UInt64(littleEndian: flags[1])
+        return high == 0 ? 16 : 8 &+ high.trailingZeroBitCount >> 3
     }
 
     /// The tokens from `start` to `end` in their order, spaced as the writer

@@ -144,4 +144,85 @@ import Testing
             }
         }
     }
+
+    /// The whitespace of `json` dropped, byte by byte: the reference the
+    /// sixteen-bytes-at-a-time compact writer must match.
+    static func referenceCompact(_ json: [UInt8]) -> [UInt8] {
+        var result: [UInt8] = []
+        var inString = false
+        var escaped = false
+        for byte in json {
+            if inString {
+                result.append(byte)
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
+            } else if byte == UInt8(ascii: "\"") {
+                inString = true
+                result.append(byte)
+            } else if ![0x20, 0x09, 0x0A, 0x0D].contains(byte) {
+                result.append(byte)
+            }
+        }
+        return result
+    }
+
+    /// `json` with random whitespace (spaces, tabs, line feeds, carriage
+    /// returns, long runs) after each structural character outside strings.
+    static func respaced(_ json: [UInt8], using generator: inout SeededGenerator) -> [UInt8] {
+        let runs: [[UInt8]] = [[], [0x20], [0x09], [0x0A], [0x0D, 0x0A], Array(repeating: 0x20, count: 17)]
+        var result: [UInt8] = []
+        var inString = false
+        var escaped = false
+        for byte in json {
+            result.append(byte)
+            if inString {
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
+            } else if byte == UInt8(ascii: "\"") {
+                inString = true
+            } else if Array("{}[],:".utf8).contains(byte) {
+                result += runs[Int.random(in: 0..<runs.count, using: &generator)]
+            }
+        }
+        return result
+    }
+
+    /// Compact output of kept text is that text without its whitespace, for
+    /// strings with escapes at every position around the writer's sixteen-byte
+    /// chunks and for seeded random documents spaced at random.
+    @Test(arguments: [31, 32, 33] as [UInt64])
+    func compactOutputOfKeptTextIsThatTextWithoutItsWhitespace(seed: UInt64) throws {
+        var documents = RandomDocuments(seed: seed)
+        var generator = SeededGenerator(seed: seed)
+        var texts: [[UInt8]] = []
+        // Escapes and quotes on both sides of each chunk boundary.
+        for length in [0, 1, 14, 15, 16, 17, 31, 32, 33, 47] {
+            for escape in [#"\""#, #"\\"#, #"\n"#, #"\u00e9"#] {
+                let text = String(repeating: "a", count: length) + escape + String(repeating: "b", count: 20)
+                texts.append(Array("[ \"\(text)\" ,\t\"\(escape)\" , \"\\\\\" ]".utf8))
+            }
+        }
+        for _ in 0..<200 {
+            let pretty = try documents.value(depth: 3).jsonData(options: .pretty)
+            texts.append(Self.respaced(Array(pretty), using: &generator))
+        }
+        for text in texts {
+            // Kept text is always valid JSON; the writer relies on it.
+            _ = try ModelValue(json: Data(text))
+            var writer = JSONWriter(options: JSONWritingOptions())
+            text.withUnsafeBufferPointer { writer.writeRaw($0, depth: 0) }
+            let written = Array(writer.takeData())
+            #expect(written == Self.referenceCompact(text), "\(String(decoding: text, as: UTF8.self))")
+        }
+    }
 }
