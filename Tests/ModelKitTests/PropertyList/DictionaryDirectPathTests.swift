@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import ModelKit
@@ -426,5 +427,54 @@ import Testing
         #expect(sheet.directDictionary() == nil)
         #expect(EncodingGuard.current.failure == nil)
         sheet.child?.children = []
+    }
+
+    /// A model that counts its living instances, for the test below alone.
+    final class CountedChild: ModelObject, @unchecked Sendable {
+        static let living = Mutex(0)
+        @Saved var name = ""
+
+        required init() {
+            super.init()
+            Self.living.withLock { $0 += 1 }
+        }
+
+        deinit { Self.living.withLock { $0 -= 1 } }
+    }
+
+    final class CountedParent: ModelObject, @unchecked Sendable {
+        @Saved var children: [CountedChild] = []
+        @Saved var title = ""
+        @Saved var count = 0
+    }
+
+    /// Values the direct path decoded before a later member failed are
+    /// released with the decoding, never applied and never leaked; the
+    /// object is left as it was and the error names the member.
+    @Test(.serialized, arguments: [UInt64(41), 42, 43])
+    func valuesDecodedBeforeAFailureAreReleased(seed: UInt64) throws {
+        var generator = SeededGenerator(seed: seed)
+        for _ in 0..<20 {
+            let count = Int.random(in: 1...5, using: &generator)
+            let children: [[String: Any]] = (0..<count).map { ["name": "child \($0)"] }
+            let parent = CountedParent()
+            parent.title = "kept"
+            let dictionary: [String: Any] = ["children": children, "title": "new", "count": true]
+            #expect(throws: ModelError.self) { try parent.update(from: dictionary) }
+            do {
+                _ = try CountedParent(dictionary: dictionary)
+                Issue.record("a boolean count loaded")
+            } catch {
+                #expect("\(error)" == "count: expected Int, found a boolean (true)")
+            }
+            #expect(parent.title == "kept" && parent.children.isEmpty)
+            #expect(CountedChild.living.withLock { $0 } == 0)
+            // The same children load when nothing fails, and go with their parent.
+            var loaded: CountedParent? = try CountedParent(dictionary: ["children": children, "count": 2])
+            #expect(loaded?.children.map(\.name) == (0..<count).map { "child \($0)" })
+            #expect(CountedChild.living.withLock { $0 } == count)
+            loaded = nil
+            #expect(CountedChild.living.withLock { $0 } == 0)
+        }
     }
 }
