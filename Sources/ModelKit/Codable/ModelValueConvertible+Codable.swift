@@ -17,6 +17,8 @@ extension ModelValueConvertible where Self: Codable {
     /// Reads a value of this type from its saved form.
     /// - Throws: ``ModelError`` when `modelValue` is not such a value.
     public init(modelValue: ModelValue) throws {
+        // Tells a probe that this default is Self's, and stops there (see CodableDefaultProbe).
+        if CodableDefaultProbe.isProbingCodableDefault(Self.self) { throw CodableDefaultProbe.Stop() }
         do {
             self = try ModelValueDecoder().decode(Self.self, from: modelValue)
         } catch {

@@ -22,6 +22,9 @@ final class JSONDecodingPlan: Sendable {
     let keysAreASCII: Bool
     /// How each slot, by offset, reads its value.
     let kinds: [JSONSlotKind]
+    /// Readers of the slots whose `Codable` values are decoded straight from
+    /// the bytes; `nil` when no slot may be.
+    let codableSlots: CodableSlotReaders?
 
     init(slots: [ClassLayout.Slot], savedOrder: [Int], versionKey: String?, typeKey: String?) {
         var entries: [(key: String, target: Int)] = []
@@ -62,6 +65,7 @@ final class JSONDecodingPlan: Sendable {
         buckets = table
         keysAreASCII = ascii
         kinds = slots.map { JSONSlotKind.of($0.codec.valueType) }
+        codableSlots = CodableSlotReaders(slots: slots, kinds: kinds)
     }
 
     var entryCount: Int { targets.count }

@@ -34,6 +34,9 @@ protocol SlotCodec: Sendable {
     var isPlainData: Bool { get }
     /// Moves the value of an initialised cell into an uninitialised one.
     func moveCell(from source: UnsafeMutableRawPointer, to target: UnsafeMutableRawPointer)
+    /// How the direct JSON decoder reads values of this type straight from
+    /// the bytes, if it can (probes the type's conversion: not cached here).
+    func codableSlotReader() -> CodableSlotReader?
 }
 
 struct TypedSlotCodec<Value: ModelValueConvertible>: SlotCodec {
@@ -72,6 +75,8 @@ struct TypedSlotCodec<Value: ModelValueConvertible>: SlotCodec {
     func decode(_ value: ModelValue) throws -> Any {
         try Value.decoded(from: value)
     }
+
+    func codableSlotReader() -> CodableSlotReader? { CodableSlotReader.of(Value.self) }
 
     func isEqual(_ lhs: Any, _ rhs: Any) -> Bool {
         guard let lhs = lhs as? Value, let rhs = rhs as? Value else { return false }
