@@ -5,7 +5,9 @@ import Foundation
 ///
 /// For each member of a model object it finds the slot from the key's bytes
 /// (`JSONDecodingPlan`), reads common scalars straight from the bytes, reads
-/// nested models (alone, optional or in arrays) the same way, and reads
+/// nested models (alone, optional or in arrays) the same way, reads values
+/// of types that convert through the `Codable` default with their own
+/// `init(from:)` (`readCodable`), and reads
 /// anything else, and the keys the class does not save, as a `ModelValue`
 /// with the `JSONReader` and converts it with the slot's codec, exactly as
 /// ``ModelObject/decodePending(_:)`` does.
