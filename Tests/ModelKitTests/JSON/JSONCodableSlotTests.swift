@@ -86,6 +86,12 @@ final class RuledCodableHolder: ModelObject, @unchecked Sendable {
     @Saved(rules: .range(0...10)) var count = 0
 }
 
+/// A class first loaded by many threads at once: its slots are probed concurrently.
+final class ConcurrentCodableHolder: ModelObject, @unchecked Sendable {
+    @Saved var profile = CodableProfile()
+    @Saved var badge: Badge? = nil
+}
+
 /// `Codable` saved properties on the direct JSON path (`JSONModelDecoder`
 /// with `CodableSlotReader`) against the `ModelValue` path: the same objects,
 /// the same errors.
@@ -318,6 +324,15 @@ final class RuledCodableHolder: ModelObject, @unchecked Sendable {
     func badDocumentsFailWithTheModelValuePathsMessages(text: String, message: String) {
         let outcome = Self.expectSameLoad(Data(text.utf8))
         #expect(outcome == .failed(message))
+    }
+
+    @Test func threadsLoadingAClassForTheFirstTimeAgree() async throws {
+        let data = Self.document(["profile": Self.fullProfile, "badge": ["label": "x", "level": 1]])
+        try await withThrowingTaskGroup(of: CodableProfile.self) { group in
+            for _ in 0..<8 { group.addTask { try ConcurrentCodableHolder(json: data).profile } }
+            for try await profile in group { #expect(profile == Self.fullProfileValue) }
+        }
+        #expect(Self.codableValuesReadDirectly(ConcurrentCodableHolder.self, data) == 2)
     }
 
     // MARK: - Files
