@@ -8,11 +8,13 @@ import Synchronization
 /// reads (`JSONDecodingState.readsLikeModelValues`), instead of building a
 /// `ModelValue` and converting it.
 ///
-/// Only slots of a type `V` or `V?` whose `decoded(from:)` and
+/// Only slots of a type `V`, `V?` or `[V]` whose `decoded(from:)` and
 /// `init(modelValue:)` are both the defaults (`CodableDefaultProbe`) have
-/// one: their conversion is then `ModelValueDecoder().decode(V.self, from:)`
-/// by definition. A hand-written conversion, the raw-value default of enums
-/// and every other slot type keep the `ModelValue` path.
+/// one: the conversion of `V` is then `ModelValueDecoder().decode(V.self,
+/// from:)` by definition (`Optional` and `Array` convert `null` and each
+/// element with `V.decoded(from:)`). A hand-written conversion, the
+/// raw-value default of enums and every other slot type keep the
+/// `ModelValue` path.
 ///
 /// `@unchecked Sendable`: `read` captures nothing but the slot's type, and
 /// metatypes of types that are not `Sendable` are not `Sendable` either.
@@ -24,6 +26,7 @@ struct CodableSlotReader: @unchecked Sendable {
     /// The reader of slots of `type`, or `nil` when they keep the `ModelValue` path.
     static func of<Value: ModelValueConvertible>(_ type: Value.Type) -> CodableSlotReader? {
         if let optional = type as? any OptionalOfCodableDefault.Type { return optional.codableSlotReader }
+        if let array = type as? any ArrayOfCodableDefault.Type { return array.codableSlotReader }
         guard let decodable = type as? any (ModelValueConvertible & Decodable).Type else { return nil }
         return plain(decodable)
     }
@@ -46,6 +49,31 @@ extension Optional: OptionalOfCodableDefault where Wrapped: ModelValueConvertibl
         return CodableSlotReader { state in
             if state.entries[0].kind == .null { return Wrapped?.none as Any }
             return Wrapped?.some(try state.decodeValue(Wrapped.self, at: 0, parent: nil, key: nil)) as Any
+        }
+    }
+}
+
+/// `Array` slots of a `Decodable` saved type: each element is the element
+/// type, as `Array`'s conversion reads it.
+protocol ArrayOfCodableDefault {
+    static var codableSlotReader: CodableSlotReader? { get }
+}
+
+extension Array: ArrayOfCodableDefault where Element: ModelValueConvertible & Decodable {
+    static var codableSlotReader: CodableSlotReader? {
+        guard CodableDefaultProbe.usesCodableDefault(Element.self) else { return nil }
+        return CodableSlotReader { state in
+            let array = state.entries[0]
+            guard array.kind == .array else { throw JSONDecodingState.ReadThroughModelValue() }
+            var elements: [Element] = []
+            elements.reserveCapacity(Int(array.count))
+            var cursor = 1
+            for _ in 0..<array.count {
+                // Each element decoded alone, at the root of its own coding path.
+                elements.append(try state.decodeValue(Element.self, at: cursor, parent: nil, key: nil))
+                cursor = state.indexAfter(cursor)
+            }
+            return elements as Any
         }
     }
 }

@@ -70,6 +70,7 @@ extension CodableGeo: ModelValueConvertible {}
 final class CodableHolder: ModelObject, @unchecked Sendable {
     @Saved var profile = CodableProfile()
     @Saved var spare: CodableProfile? = nil
+    @Saved var places: [CodableGeo] = []
     @Saved var contact = Contact.none
     @Saved var badge: Badge? = nil
     @Saved var spot = Point(x: 0, y: 0)
@@ -128,6 +129,7 @@ final class ConcurrentCodableHolder: ModelObject, @unchecked Sendable {
         if let directHolder, let referenceHolder {
             #expect(directHolder.profile == referenceHolder.profile, "\(text)", sourceLocation: sourceLocation)
             #expect(directHolder.spare == referenceHolder.spare, sourceLocation: sourceLocation)
+            #expect(directHolder.places == referenceHolder.places, sourceLocation: sourceLocation)
             #expect(directHolder.contact == referenceHolder.contact, sourceLocation: sourceLocation)
             #expect(directHolder.badge == referenceHolder.badge, sourceLocation: sourceLocation)
             #expect(directHolder.spot == referenceHolder.spot, sourceLocation: sourceLocation)
@@ -195,20 +197,24 @@ final class ConcurrentCodableHolder: ModelObject, @unchecked Sendable {
         let readers = layout.jsonPlan.codableSlots?.readers ?? []
         #expect(readers.count == layout.slotCount)
         let direct = Set(layout.slots.filter { readers[$0.offset] != nil }.map(\.key))
-        #expect(direct == ["profile", "spare", "contact", "badge", "stamps"])
+        #expect(direct == ["profile", "spare", "places", "contact", "badge", "stamps"])
+        #expect(CodableSlotReader.of([Point].self) == nil)
+        #expect(CodableSlotReader.of([Tier]?.self) == nil)
+        #expect(CodableSlotReader.of([String: CodableGeo].self) == nil)
         // Date? and [String] may decode themselves, but keep their own conversions.
         #expect(ClassLayout.of(Record.self).jsonPlan.codableSlots?.readers == nil)
     }
 
     @Test func aFullDocumentLoadsDirectlyAsThroughModelValue() throws {
         let data = Self.document([
-            "profile": Self.fullProfile, "spare": Self.fullProfile, "contact": ["email": ["_0": "a@b.c"]],
+            "profile": Self.fullProfile, "spare": Self.fullProfile, "places": [["lat": 1, "lon": 2], ["lat": 3, "lon": 4.5, "label": "x"]],
+            "contact": ["email": ["_0": "a@b.c"]],
             "badge": ["label": "gold", "level": 3], "spot": [3, 4], "clamped": ["level": 50],
             "wrapped": ["inner": ["lat": 1, "lon": 2]], "tier": "pro",
             "stamps": ["at": 1_763_307_200.5, "more": [0, "2025-11-16T15:33:20Z"]], "count": 2,
         ])
         #expect(Self.expectSameLoad(data) != .failed(""))
-        #expect(Self.codableValuesReadDirectly(CodableHolder.self, data) == 5)
+        #expect(Self.codableValuesReadDirectly(CodableHolder.self, data) == 6)
         let holder = try CodableHolder(json: data)
         #expect(holder.profile.big == .max)
         #expect(holder.profile.score == Float(0.1))
@@ -219,6 +225,7 @@ final class ConcurrentCodableHolder: ModelObject, @unchecked Sendable {
         #expect(holder.profile.spot == Point(x: 1, y: 2.5))
         #expect(holder.spare == Self.fullProfileValue)
         #expect(holder.contact == .email("a@b.c"))
+        #expect(holder.places == [CodableGeo(lat: 1, lon: 2), CodableGeo(lat: 3, lon: 4.5, label: "x")])
         #expect(holder.badge == Badge(label: "gold", level: 3))
         // Hand-written conversions win.
         #expect(holder.spot == Point(x: 3, y: 4))
@@ -468,7 +475,7 @@ final class ConcurrentCodableHolder: ModelObject, @unchecked Sendable {
         }
 
         static let holderKeys = [
-            "profile", "spare", "contact", "badge", "spot", "clamped", "wrapped", "tier", "stamps", "count",
+            "profile", "spare", "places", "contact", "badge", "spot", "clamped", "wrapped", "tier", "stamps", "count",
         ]
 
         mutating func holder() -> ModelValue.Object {
@@ -481,6 +488,7 @@ final class ConcurrentCodableHolder: ModelObject, @unchecked Sendable {
             switch key {
             case "profile": return profile()
             case "spare": return chance(300) ? .null : profile()
+            case "places": return .array((0..<count()).map { _ in geo() })
             case "contact": return pick([["none": [:]], ["email": ["_0": "a"]]], else: [["email": "a"]])
             case "badge": return chance(300) ? .null : ["label": .string(documents.string()), "level": integer()]
             case "spot": return [double(), double()]
