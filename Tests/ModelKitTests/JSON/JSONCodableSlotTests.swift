@@ -87,6 +87,28 @@ final class RuledCodableHolder: ModelObject, @unchecked Sendable {
     @Saved(rules: .range(0...10)) var count = 0
 }
 
+/// The same `Codable` value in a class that upgrades version 1 data: such data goes through `ModelValue`.
+final class UpgradingCodableHolder: ModelObject, @unchecked Sendable {
+    override class var version: Int { 2 }
+    override class func upgrade(_ values: inout [String: ModelValue], from version: Int) throws {
+        if version < 2, let old = values["geo"] { values["home"] = old }
+    }
+    @Saved var home = CodableGeo()
+}
+
+/// A `Codable` value holding a model, which the ModelValue path reads (references).
+struct GeoWithRecord: Codable, Equatable, ModelValueConvertible {
+    var geo = CodableGeo()
+    var record: Record? = nil
+    static func == (lhs: GeoWithRecord, rhs: GeoWithRecord) -> Bool {
+        lhs.geo == rhs.geo && lhs.record?.title == rhs.record?.title && lhs.record?.count == rhs.record?.count
+    }
+}
+
+final class ModelInCodableHolder: ModelObject, @unchecked Sendable {
+    @Saved var value = GeoWithRecord()
+}
+
 /// A class first loaded by many threads at once: its slots are probed concurrently.
 final class ConcurrentCodableHolder: ModelObject, @unchecked Sendable {
     @Saved var profile = CodableProfile()
@@ -262,6 +284,29 @@ final class ConcurrentCodableHolder: ModelObject, @unchecked Sendable {
         let data = Self.document(["profile": Self.fullProfile, "count": 3])
         #expect(Self.codableValuesReadDirectly(RuledCodableHolder.self, data) == nil)
         #expect(Self.codableValuesReadDirectly(CodableHolder.self, data) == 1)
+    }
+
+    @Test func upgradedDataGoesThroughModelValue() throws {
+        let old = Self.document(["version": 1, "geo": ["lat": 1, "lon": 2]])
+        #expect(Self.codableValuesReadDirectly(UpgradingCodableHolder.self, old) == nil)
+        #expect(try UpgradingCodableHolder(json: old).home == CodableGeo(lat: 1, lon: 2))
+        let current = Self.document(["version": 2, "home": ["lat": 3, "lon": 4]])
+        #expect(Self.codableValuesReadDirectly(UpgradingCodableHolder.self, current) == 1)
+        #expect(try UpgradingCodableHolder(json: current).home == CodableGeo(lat: 3, lon: 4))
+    }
+
+    @Test func aModelInsideACodableValueIsReadThroughModelValue() throws {
+        let data = Self.document([
+            "value": ["geo": ["lat": 1, "lon": 2], "record": ["title": "inner", "count": 3]]
+        ])
+        // The slot is read again the ModelValue way: nothing read directly, the document still direct.
+        #expect(Self.codableValuesReadDirectly(ModelInCodableHolder.self, data) == 0)
+        let direct = try ModelInCodableHolder(json: data)
+        let reference = ModelInCodableHolder()
+        try reference.load(ModelValue(json: data))
+        #expect(direct.value == reference.value)
+        #expect(direct.value.record?.title == "inner")
+        #expect(try direct.jsonData() == reference.jsonData())
     }
 
     // MARK: - Values the direct path leaves to the ModelValue path, with the same result
