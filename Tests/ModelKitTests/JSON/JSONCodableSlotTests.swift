@@ -280,7 +280,7 @@ final class ConcurrentCodableHolder: ModelObject, @unchecked Sendable {
         #expect(holder.extensibleProperties == ["extra": [1, 2]])
     }
 
-    @Test func classesWithRulesOrUpgradesGoThroughModelValue() {
+    @Test func classesWithRulesGoThroughModelValue() {
         let data = Self.document(["profile": Self.fullProfile, "count": 3])
         #expect(Self.codableValuesReadDirectly(RuledCodableHolder.self, data) == nil)
         #expect(Self.codableValuesReadDirectly(CodableHolder.self, data) == 1)
