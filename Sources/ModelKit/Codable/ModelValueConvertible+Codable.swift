@@ -35,6 +35,8 @@ extension ModelValueConvertible where Self: Codable {
     /// report, is recorded for the saving call to throw (see ``ModelError``)
     /// and gives `null` here.
     public var modelValue: ModelValue {
+        // Tells a probe that this default is Self's, and stops there (see CodableDefaultProbe).
+        if CodableDefaultProbe.isProbingEncodingDefault(Self.self) { return .null }
         do {
             return try ModelValueEncoder().encode(self)
         } catch {

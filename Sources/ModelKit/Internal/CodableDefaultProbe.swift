@@ -39,6 +39,7 @@ enum CodableDefaultProbe {
         var target: ObjectIdentifier?
         var ranDecodedDefault = false
         var ranCodableDefault = false
+        var ranEncodingDefault = false
     }
 
     private static let records = ThreadLocal { Record() }
@@ -59,6 +60,33 @@ enum CodableDefaultProbe {
         let result = record.ranDecodedDefault && record.ranCodableDefault
         (record.target, record.ranDecodedDefault, record.ranCodableDefault) = saved
         return result
+    }
+
+    /// Whether `value`'s `modelValue` is the `Codable` default: the default
+    /// getter says so when asked (and stops there, encoding nothing); a
+    /// hand-written getter, the only one that can run for the type when it
+    /// has one, runs in full.
+    static func usesCodableDefaultGetter<Value: ModelValueConvertible>(_ value: Value) -> Bool {
+        let record = records.value
+        let saved = (record.target, record.ranEncodingDefault)
+        record.target = ObjectIdentifier(Value.self)
+        record.ranEncodingDefault = false
+        running.add(1, ordering: .sequentiallyConsistent)
+        _ = value.modelValue
+        running.subtract(1, ordering: .sequentiallyConsistent)
+        let result = record.ranEncodingDefault
+        (record.target, record.ranEncodingDefault) = saved
+        return result
+    }
+
+    /// Called first by the `Codable` default `modelValue`: whether a probe
+    /// of `type` is running on this thread, which it should then stop.
+    @inline(__always)
+    static func isProbingEncodingDefault(_ type: Any.Type) -> Bool {
+        guard running.load(ordering: .relaxed) != 0 else { return false }
+        guard let record = records.existingValue, record.target == ObjectIdentifier(type) else { return false }
+        record.ranEncodingDefault = true
+        return true
     }
 
     /// Called by the general `decoded(from:)` default.

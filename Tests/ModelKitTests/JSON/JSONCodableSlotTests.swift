@@ -109,6 +109,26 @@ final class ModelInCodableHolder: ModelObject, @unchecked Sendable {
     @Saved var value = GeoWithRecord()
 }
 
+/// A `Codable` value whose encoding can fail.
+struct MayFailToEncode: Codable, Equatable, ModelValueConvertible {
+    var fails = false
+    var number = 1.0
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(number, forKey: .number)
+        if fails {
+            throw EncodingError.invalidValue(
+                fails, EncodingError.Context(codingPath: encoder.codingPath, debugDescription: "told to fail"))
+        }
+        try container.encode(fails, forKey: .fails)
+    }
+}
+
+final class EncodingHolder: ModelObject, @unchecked Sendable {
+    @Saved var value = MayFailToEncode()
+    @Saved var geo: CodableGeo? = nil
+}
+
 /// A class first loaded by many threads at once: its slots are probed concurrently.
 final class ConcurrentCodableHolder: ModelObject, @unchecked Sendable {
     @Saved var profile = CodableProfile()
@@ -307,6 +327,57 @@ final class ConcurrentCodableHolder: ModelObject, @unchecked Sendable {
         #expect(direct.value == reference.value)
         #expect(direct.value.record?.title == "inner")
         #expect(try direct.jsonData() == reference.jsonData())
+    }
+
+    // MARK: - Writing
+
+    /// How many `Codable` values the direct encoder wrote without a
+    /// `ModelValue`, or `nil` when the object goes to the `ModelValue` path.
+    static func codableValuesWrittenDirectly(_ object: ModelObject) -> Int? {
+        let guardian = EncodingGuard.current
+        let saved = guardian.begin(root: object, policy: .cycles, maximumDepth: JSONWritingOptions().maximumDepth)
+        defer { guardian.end(saved) }
+        var encoder = JSONModelEncoder(options: .compact)
+        defer { encoder.writer.deallocate() }
+        do {
+            try encoder.writeModel(object)
+        } catch {
+            return nil
+        }
+        return guardian.failure == nil ? encoder.codableValuesWritten : nil
+    }
+
+    @Test func codableValuesAreWrittenAsThroughModelValue() throws {
+        let data = Self.document([
+            "profile": Self.fullProfile, "spare": Self.fullProfile, "places": [["lat": 1, "lon": 2]],
+            "contact": ["phone": ["country": 44, "number": "555"]], "badge": ["label": "gold", "level": 3],
+            "spot": [3, 4], "clamped": ["level": 5], "wrapped": ["inner": ["lat": 1, "lon": 2]],
+            "stamps": ["at": 1_763_307_200.5, "more": [0]],
+        ])
+        let holder = try CodableHolder(json: data)
+        JSONDirectPathTests.expectSameOutput(holder)
+        // profile, spare, contact, badge, clamped (a hand-written decoded(from:) only), stamps;
+        // not spot and wrapped (hand-written getters), nor places (arrays are written as before).
+        #expect(Self.codableValuesWrittenDirectly(holder) == 6)
+        holder.spare = nil
+        holder.badge = nil
+        JSONDirectPathTests.expectSameOutput(holder)
+        #expect(Self.codableValuesWrittenDirectly(holder) == 6)
+    }
+
+    @Test func encodingFailuresAndNonFiniteNumbersFailAsThroughModelValue() {
+        let holder = EncodingHolder()
+        holder.geo = CodableGeo(lat: 1, lon: 2)
+        JSONDirectPathTests.expectSameOutput(holder)
+        #expect(Self.codableValuesWrittenDirectly(holder) == 2)
+        holder.value.fails = true
+        JSONDirectPathTests.expectSameOutput(holder)
+        #expect(Self.codableValuesWrittenDirectly(holder) == nil)
+        #expect(throws: ModelError.self) { try holder.jsonData() }
+        holder.value.fails = false
+        holder.geo?.lat = .nan
+        JSONDirectPathTests.expectSameOutput(holder)
+        #expect(throws: ModelError.self) { try holder.jsonData() }
     }
 
     // MARK: - Values the direct path leaves to the ModelValue path, with the same result
@@ -567,7 +638,10 @@ final class ConcurrentCodableHolder: ModelObject, @unchecked Sendable {
         var loaded = 0
         for _ in 0..<150 {
             let data = try Self.text(of: random.holder(), using: &random.documents.generator)
-            if case .loaded = Self.expectSameLoad(data) { loaded += 1 }
+            if case .loaded = Self.expectSameLoad(data) {
+                loaded += 1
+                JSONDirectPathTests.expectSameOutput(try CodableHolder(json: data))
+            }
             direct += Self.codableValuesReadDirectly(CodableHolder.self, data) ?? 0
         }
         // Most values are read from the bytes; the rest took the ModelValue path.
