@@ -8,8 +8,9 @@ import Synchronization
 /// tree of `EncodedNode`s is written as `EncodedNode.value` would be
 /// written, without making that `ModelValue`.
 ///
-/// Only slots of a type `V` or `V?` whose `modelValue` is the `Codable`
-/// default have one. Whether it is cannot be known without a value of the
+/// Only slots of a type `V`, `V?` or `[V]` whose `modelValue` is the
+/// `Codable` default have one (`Optional` and `Array` write `nil` as `null`
+/// and each element with its `modelValue`). Whether it is cannot be known without a value of the
 /// type, so the first value of the slot that holds one is probed
 /// (`CodableDefaultProbe.usesCodableDefaultGetter`), and the answer is kept
 /// for the class. Until then, and for every other slot, the slot is
@@ -47,6 +48,7 @@ final class CodableSlotWriter: @unchecked Sendable {
     /// The writer of slots of `type`, or `nil` when they are written through their codec.
     static func of<Value: ModelValueConvertible>(_ type: Value.Type) -> CodableSlotWriter? {
         if let optional = type as? any OptionalOfCodableEncoding.Type { return optional.codableSlotWriter }
+        if let array = type as? any ArrayOfCodableEncoding.Type { return array.codableSlotWriter }
         guard let encodable = type as? any (ModelValueConvertible & Encodable).Type else { return nil }
         return plain(encodable)
     }
@@ -86,5 +88,22 @@ extension Optional: OptionalOfCodableEncoding where Wrapped: ModelValueConvertib
                 return try CodableSlotWriter.tree(of: wrapped)
             },
             probe: { value in (value as! Wrapped?).map { CodableDefaultProbe.usesCodableDefaultGetter($0) } })
+    }
+}
+
+/// `Array` slots of an `Encodable` saved type: an array of the elements' trees.
+protocol ArrayOfCodableEncoding {
+    static var codableSlotWriter: CodableSlotWriter { get }
+}
+
+extension Array: ArrayOfCodableEncoding where Element: ModelValueConvertible & Encodable {
+    static var codableSlotWriter: CodableSlotWriter {
+        CodableSlotWriter(
+            encode: { value in
+                let node = EncodedNode()
+                node.content = .array(try (value as! [Element]).map { try CodableSlotWriter.tree(of: $0) })
+                return node
+            },
+            probe: { value in (value as! [Element]).first.map { CodableDefaultProbe.usesCodableDefaultGetter($0) } })
     }
 }
