@@ -3,13 +3,15 @@ import ModelKit
 
 extension CodableJSONBenchmarks.User: ModelValueConvertible {}
 
-/// Loading models whose `@Saved` property holds a `Codable` struct: the
-/// twitter statuses as models, each user a `Codable` struct of 15 declared
-/// keys; then the 100 users alone, in a `@Saved` array of one model, so that
-/// the row times little but the `Codable` values. The model JSON fast path
-/// reads the struct straight from the bytes
-/// with its own `init(from:)`; the path it replaces reads a `ModelValue` and
-/// converts it with `ModelValueDecoder`. That path stays reachable through
+/// Loading and writing models whose `@Saved` property holds a `Codable`
+/// struct: the twitter statuses as models, each user a `Codable` struct of
+/// 15 declared keys; then the 100 users alone, in a `@Saved` array of one
+/// model, so that the rows time little but the `Codable` values. The model
+/// JSON fast path reads the struct straight from the bytes with its own
+/// `init(from:)` and writes it without making a `ModelValue` of it; the path
+/// it replaces reads a `ModelValue` and converts it with `ModelValueDecoder`,
+/// and writes the `ModelValue` that `ModelValueEncoder` makes. That path
+/// stays reachable through
 /// `UserViaModelValue`, whose hand-written conversion does exactly what the
 /// `Codable` default does (hand-written conversions keep the `ModelValue`
 /// path).
@@ -70,7 +72,9 @@ enum CodableSlotBenchmarks {
     static func run() {
         let name = "load models, Codable user struct as a @Saved property (twitter)"
         let usersName = "load a model, 100 Codable user structs in a @Saved array (twitter's users)"
-        guard Harness.wants(name) || Harness.wants(usersName) else { return }
+        let writeName = "write models, Codable user struct as a @Saved property (twitter)"
+        let writeUsersName = "write a model, 100 Codable user structs in a @Saved array (twitter's users)"
+        guard [name, usersName, writeName, writeUsersName].contains(where: Harness.wants) else { return }
         print("## Codable saved properties")
         guard let data = corpus("twitter") else {
             print("| \(name) | skipped: ../shared/corpus/twitter.json not found |")
@@ -95,13 +99,39 @@ enum CodableSlotBenchmarks {
                     for _ in 0..<iterations { blackHole(try? Search(json: data)) }
                 },
             ])
-        compareUsers(usersName, data: data)
+        compareWriting(writeName, direct: direct, viaModelValue: viaModelValue)
+        compareUsers(usersName, writeName: writeUsersName, data: data)
         print("")
+    }
+
+    /// `jsonData()` of the two, after checking that they write the same bytes.
+    private static func compareWriting(_ name: String, direct: ModelObject, viaModelValue: ModelObject) {
+        guard let written = try? direct.jsonData(), let reference = try? viaModelValue.jsonData() else {
+            print("| \(name) | skipped: the models cannot be written |")
+            return
+        }
+        // The type names differ; the rest must not.
+        let directText = String(decoding: written, as: UTF8.self)
+        let referenceText = String(decoding: reference, as: UTF8.self).replacingOccurrences(of: "ViaModelValue", with: "")
+        guard directText == referenceText else {
+            print("| \(name) | skipped: the two paths write different bytes |")
+            return
+        }
+        Harness.compare(
+            name, bytes: written.count,
+            [
+                Harness.Variant(label: "via ModelValue") { iterations in
+                    for _ in 0..<iterations { blackHole(try? viaModelValue.jsonData()) }
+                },
+                Harness.Variant(label: "without a ModelValue") { iterations in
+                    for _ in 0..<iterations { blackHole(try? direct.jsonData()) }
+                },
+            ])
     }
 
     /// The users of the statuses in one document of their own, so that the
     /// row times the `Codable` values and little else.
-    private static func compareUsers(_ name: String, data: Data) {
+    private static func compareUsers(_ name: String, writeName: String, data: Data) {
         guard let document = try? ModelValue(json: data), case .array(let statuses)? = document["statuses"],
             let users = try? ModelValue.object(["users": .array(statuses.compactMap { $0["user"] })]).jsonData(),
             let direct = try? Users(json: users), let viaModelValue = try? UsersViaModelValue(json: users),
@@ -120,6 +150,7 @@ enum CodableSlotBenchmarks {
                     for _ in 0..<iterations { blackHole(try? Users(json: users)) }
                 },
             ])
+        compareWriting(writeName, direct: direct, viaModelValue: viaModelValue)
     }
 
     private static func corpus(_ name: String) -> Data? {

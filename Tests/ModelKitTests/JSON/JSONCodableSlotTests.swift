@@ -453,7 +453,13 @@ final class ConcurrentCodableHolder: ModelObject, @unchecked Sendable {
     @Test func threadsLoadingAClassForTheFirstTimeAgree() async throws {
         let data = Self.document(["profile": Self.fullProfile, "badge": ["label": "x", "level": 1]])
         try await withThrowingTaskGroup(of: CodableProfile.self) { group in
-            for _ in 0..<8 { group.addTask { try ConcurrentCodableHolder(json: data).profile } }
+            for _ in 0..<8 {
+                group.addTask {
+                    // Loading probes the slots' readers, writing their writers.
+                    let holder = try ConcurrentCodableHolder(json: data)
+                    return try CodableProfile(modelValue: ModelValue(json: holder.jsonData())["profile"] ?? .null)
+                }
+            }
             for try await profile in group { #expect(profile == Self.fullProfileValue) }
         }
         #expect(Self.codableValuesReadDirectly(ConcurrentCodableHolder.self, data) == 2)
