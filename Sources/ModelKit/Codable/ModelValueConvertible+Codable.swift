@@ -14,10 +14,11 @@
 /// when it has them, win. Decoding errors name the key path the ModelKit way
 /// (`address.zip: expected String, found 12`) as ``ModelError``s.
 ///
-/// Loading a model from JSON reads such a property (or an optional one)
-/// straight from the document's bytes with the type's `init(from:)`, with
-/// the same results as the conversion, unless the type has a conversion of
-/// its own.
+/// Loading a model from JSON reads such a property (alone, optional or in
+/// an array) straight from the document's bytes with the type's
+/// `init(from:)`, and writing one writes it without making a ``ModelValue``,
+/// with the same results as the conversion, unless the type has a
+/// conversion of its own.
 extension ModelValueConvertible where Self: Codable {
     /// Reads a value of this type from its saved form.
     /// - Throws: ``ModelError`` when `modelValue` is not such a value.

@@ -8,7 +8,9 @@ import Foundation
 /// sorted when the options say so, with the `JSONWriter`'s own key, string
 /// and number forms and indentation, so the bytes are the same as writing
 /// the `ModelValue`. Common scalars and models (alone, optional or in
-/// arrays) are written from the slots; other values go through the slot's
+/// arrays) are written from the slots; values of types that convert through
+/// the `Codable` default from the tree their encoding makes
+/// (`CodableSlotWriter`, `writeTree`); other values go through the slot's
 /// codec and the writer, as before.
 ///
 /// Like `JSONModelDecoder`, it is a fast path that reports no errors of its
