@@ -17,12 +17,23 @@ final class JSONDecodingState {
     let userInfo: [CodingUserInfoKey: Any]
     /// Whether keys are matched as they are (`.useDefaultKeys`).
     let usesDefaultKeys: Bool
+    /// Whether values are read as `ModelValueDecoder` reads the `ModelValue`
+    /// the reader builds, rather than as `JSONDecoder` reads them (see
+    /// `JSONDecodingState+ModelValueSemantics.swift`).
+    let readsLikeModelValues: Bool
     /// For strings with escapes, and numbers that need the full conversion.
     var reader: JSONReader
     private var isOpen = true
 
-    init(bytes: UnsafeBufferPointer<UInt8>, tape: JSONTape, options: ModelJSONDecoder) {
-        self.reader = JSONReader(bytes, options: JSONReadingOptions(duplicateKeys: .lastWins))
+    /// - Parameters:
+    ///   - reading: the reader's options, for values read with it.
+    ///   - readsLikeModelValues: whether to read as `ModelValueDecoder` does.
+    init(
+        bytes: UnsafeBufferPointer<UInt8>, tape: JSONTape, options: ModelJSONDecoder,
+        reading: JSONReadingOptions = JSONReadingOptions(duplicateKeys: .lastWins), readsLikeModelValues: Bool = false
+    ) {
+        self.reader = JSONReader(bytes, options: reading)
+        self.readsLikeModelValues = readsLikeModelValues
         self.base = reader.base
         self.tape = tape
         self.entries = tape.entries
@@ -163,7 +174,7 @@ final class JSONDecodingState {
 
     /// The value of an integer entry of at most 18 digits, read in place.
     @inline(__always)
-    private func smallInteger(_ entry: JSONTape.Entry) -> Int? {
+    func smallInteger(_ entry: JSONTape.Entry) -> Int? {
         var cursor = Int(entry.start)
         let end = Int(entry.end)
         let isNegative = base[cursor] == JSONByte.minus
@@ -199,6 +210,7 @@ final class JSONDecodingState {
         checkOpen()
         let entry = entries[index]
         guard entry.kind == .number else { throw mismatch(type, expected: "\(type)", at: index, parent, key) }
+        if readsLikeModelValues { return try IntegerConversion.value(from: modelNumber(at: index)) }
         if entry.flags & JSONTape.isInteger != 0, let value = smallInteger(entry) {
             if let exact = Integer(exactly: value) { return exact }
         } else {
@@ -217,6 +229,7 @@ final class JSONDecodingState {
 
     func decodeDouble(at index: Int, _ parent: CodingPathNode?, _ key: (any CodingKey)?) throws -> Double {
         checkOpen()
+        if readsLikeModelValues { return try Double(modelValue: modelNumber(at: index)) }
         let entry = entries[index]
         if entry.kind == .number {
             if entry.flags & JSONTape.isInteger != 0, let value = smallInteger(entry) { return Double(value) }
@@ -234,6 +247,7 @@ final class JSONDecodingState {
 
     func decodeFloat(at index: Int, _ parent: CodingPathNode?, _ key: (any CodingKey)?) throws -> Float {
         checkOpen()
+        if readsLikeModelValues { return try Float(modelValue: modelNumber(at: index)) }
         let entry = entries[index]
         if entry.kind == .number {
             if entry.flags & JSONTape.isInteger != 0, let value = smallInteger(entry), abs(value) < 1 << 24 {
@@ -272,6 +286,8 @@ final class JSONDecodingState {
         case ObjectIdentifier(Int.self): return unsafeBitCast(try decodeInteger(Int.self, at: index, parent, key), to: Value.self)
         case ObjectIdentifier(Double.self): return unsafeBitCast(try decodeDouble(at: index, parent, key), to: Value.self)
         case ObjectIdentifier(Bool.self): return unsafeBitCast(try decodeBool(at: index, parent, key), to: Value.self)
+        case _ where readsLikeModelValues && ModelValueDecoder.readsNatively(type):
+            return try nativeValue(type, at: index)
         case ObjectIdentifier(Date.self): return unsafeBitCast(try decodeDate(at: index, parent: parent, key: key), to: Value.self)
         case ObjectIdentifier(Data.self): return unsafeBitCast(try decodeData(at: index, parent: parent, key: key), to: Value.self)
         case ObjectIdentifier(URL.self):

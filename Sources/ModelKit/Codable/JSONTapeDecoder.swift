@@ -20,6 +20,7 @@ struct JSONTapeDecoder: Decoder {
             throw state.mismatch([String: Any].self, expected: "an object", at: index, path, nil)
         }
         if state.entries[index].flags & JSONTape.hasEscapedKeys != 0 { try state.checkKeys(ofObjectAt: index, path) }
+        if state.readsLikeModelValues { try state.requireBytewiseKeys(ofObjectAt: index) }
         return KeyedDecodingContainer(
             JSONTapeKeyedContainer<Key>(state: state, index: index, path: path, keepsKeys: keepsKeys))
     }

@@ -83,7 +83,8 @@ final class JSONTapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
     private func search(_ key: UnsafeBufferPointer<UInt8>) -> Int? {
         guard memberCount > 0 else { return nil }
         guard let keyStart = key.baseAddress, !key.isEmpty else { return fromTable(key) }
-        for byte in key where byte >= 0x80 { return fromTable(key) }
+        // Read like a ModelValue, the object's keys are all ASCII: no key outside ASCII matches one by bytes.
+        for byte in key where byte >= 0x80 { return state.readsLikeModelValues ? nil : fromTable(key) }
         let entries = state.entries
         let base = state.base
         let start = hint < end ? hint : first

@@ -13,10 +13,18 @@
 /// ``ModelValueDecoder``; a type's own `init(modelValue:)` and `modelValue`,
 /// when it has them, win. Decoding errors name the key path the ModelKit way
 /// (`address.zip: expected String, found 12`) as ``ModelError``s.
+///
+/// Loading a model from JSON reads such a property (alone, optional or in
+/// an array) straight from the document's bytes with the type's
+/// `init(from:)`, and writing one writes it without making a ``ModelValue``,
+/// with the same results as the conversion, unless the type has a
+/// conversion of its own.
 extension ModelValueConvertible where Self: Codable {
     /// Reads a value of this type from its saved form.
     /// - Throws: ``ModelError`` when `modelValue` is not such a value.
     public init(modelValue: ModelValue) throws {
+        // Tells a probe that this default is Self's, and stops there (see CodableDefaultProbe).
+        if CodableDefaultProbe.isProbingCodableDefault(Self.self) { throw CodableDefaultProbe.Stop() }
         do {
             self = try ModelValueDecoder().decode(Self.self, from: modelValue)
         } catch {
@@ -28,6 +36,8 @@ extension ModelValueConvertible where Self: Codable {
     /// report, is recorded for the saving call to throw (see ``ModelError``)
     /// and gives `null` here.
     public var modelValue: ModelValue {
+        // Tells a probe that this default is Self's, and stops there (see CodableDefaultProbe).
+        if CodableDefaultProbe.isProbingEncodingDefault(Self.self) { return .null }
         do {
             return try ModelValueEncoder().encode(self)
         } catch {

@@ -44,6 +44,16 @@ public struct ModelValueDecoder {
             }
         return native as? Value
     }
+
+    /// Whether ``nativeValue(_:from:)`` reads `type` (the same list).
+    static func readsNatively(_ type: Any.Type) -> Bool {
+        switch type {
+        case is ModelValue.Type, is Date.Type, is Data.Type, is URL.Type, is UUID.Type, is Decimal.Type, is Color.Type,
+            is Interval.Type, is Day.Type, is TimeOfDay.Type, is ModelObject.Type:
+            true
+        default: false
+        }
+    }
 }
 
 extension ModelError {

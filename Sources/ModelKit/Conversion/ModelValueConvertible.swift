@@ -61,7 +61,9 @@ extension ModelValueConvertible {
 
     /// Reads a value of this type from its saved form, as ``init(modelValue:)`` does.
     public static func decoded(from modelValue: ModelValue) throws -> Self {
-        try Self(modelValue: modelValue)
+        // Tells a probe that this default is Self's (see CodableDefaultProbe).
+        CodableDefaultProbe.noteDecodedDefault(Self.self)
+        return try Self(modelValue: modelValue)
     }
 }
 

@@ -22,6 +22,12 @@ final class JSONDecodingPlan: Sendable {
     let keysAreASCII: Bool
     /// How each slot, by offset, reads its value.
     let kinds: [JSONSlotKind]
+    /// Readers of the slots whose `Codable` values are decoded straight from
+    /// the bytes; `nil` when no slot may be.
+    let codableSlots: CodableSlotReaders?
+    /// Writers of the slots whose `Codable` values may be written without a
+    /// `ModelValue`, by offset; `nil` when no slot may be.
+    let codableWriters: [CodableSlotWriter?]?
 
     init(slots: [ClassLayout.Slot], savedOrder: [Int], versionKey: String?, typeKey: String?) {
         var entries: [(key: String, target: Int)] = []
@@ -62,6 +68,13 @@ final class JSONDecodingPlan: Sendable {
         buckets = table
         keysAreASCII = ascii
         kinds = slots.map { JSONSlotKind.of($0.codec.valueType) }
+        codableSlots = CodableSlotReaders(slots: slots, kinds: kinds)
+        let writers = slots.map { slot -> CodableSlotWriter? in
+            guard case .generic = JSONSlotKind.of(slot.codec.valueType), slot.codec.valueType is any Encodable.Type
+            else { return nil }
+            return slot.codec.codableSlotWriter()
+        }
+        codableWriters = writers.contains { $0 != nil } ? writers : nil
     }
 
     var entryCount: Int { targets.count }

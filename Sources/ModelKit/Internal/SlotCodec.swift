@@ -36,6 +36,12 @@ protocol SlotCodec: Sendable {
     var isPlainData: Bool { get }
     /// Moves the value of an initialised cell into an uninitialised one.
     func moveCell(from source: UnsafeMutableRawPointer, to target: UnsafeMutableRawPointer)
+    /// How the direct JSON decoder reads values of this type straight from
+    /// the bytes, if it can (probes the type's conversion: not cached here).
+    func codableSlotReader() -> CodableSlotReader?
+    /// How the direct JSON encoder writes values of this type without a
+    /// `ModelValue`, if it may (the type is probed on first use).
+    func codableSlotWriter() -> CodableSlotWriter?
 }
 
 struct TypedSlotCodec<Value: ModelValueConvertible>: SlotCodec {
@@ -77,6 +83,10 @@ struct TypedSlotCodec<Value: ModelValueConvertible>: SlotCodec {
     func decode(_ value: ModelValue) throws -> Any {
         try Value.decoded(from: value)
     }
+
+    func codableSlotReader() -> CodableSlotReader? { CodableSlotReader.of(Value.self) }
+
+    func codableSlotWriter() -> CodableSlotWriter? { CodableSlotWriter.of(Value.self) }
 
     func isEqual(_ lhs: Any, _ rhs: Any) -> Bool {
         guard let lhs = lhs as? Value, let rhs = rhs as? Value else { return false }

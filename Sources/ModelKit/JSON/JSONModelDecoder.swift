@@ -5,7 +5,9 @@ import Foundation
 ///
 /// For each member of a model object it finds the slot from the key's bytes
 /// (`JSONDecodingPlan`), reads common scalars straight from the bytes, reads
-/// nested models (alone, optional or in arrays) the same way, and reads
+/// nested models (alone, optional or in arrays) the same way, reads values
+/// of types that convert through the `Codable` default with their own
+/// `init(from:)` (`readCodable`), and reads
 /// anything else, and the keys the class does not save, as a `ModelValue`
 /// with the `JSONReader` and converts it with the slot's codec, exactly as
 /// ``ModelObject/decodePending(_:)`` does.
@@ -50,6 +52,10 @@ struct JSONModelDecoder {
     private let document: Data?
     /// Whether `document` is set (cheaper to test than the optional).
     private let keepsText: Bool
+    /// The tape of `Codable` slot values, reused from one to the next.
+    private var codableTape: JSONTape?
+    /// `Codable` slot values read straight from the bytes (for tests).
+    private(set) var codableValuesRead = 0
 
     /// - Parameter document: the `Data` whose bytes `bytes` are, to keep
     ///   members the class does not save as their exact text; `nil` reads
@@ -108,6 +114,7 @@ struct JSONModelDecoder {
         // Rules are checked on the ModelValue path only.
         guard !layout.hasRules else { return nil }
         let plan = layout.jsonPlan
+        let codableReaders = plan.codableSlots?.readers
         var members = Members(values: ContiguousArray(repeating: (), count: layout.slotCount))
         try enterContainer()
         if current == JSONByte.closeBrace {
@@ -179,7 +186,11 @@ struct JSONModelDecoder {
             case .some(let offset) where offset >= 0:
                 guard !seenSlots.contains(offset) else { return nil }
                 seenSlots.insert(offset)
-                members.values[offset] = try readSlot(offset, kind: plan.kinds[offset], layout: layout)
+                if let codable = codableReaders?[offset] {
+                    members.values[offset] = try readCodable(offset, codable, layout: layout)
+                } else {
+                    members.values[offset] = try readSlot(offset, kind: plan.kinds[offset], layout: layout)
+                }
                 members.assigned.insert(offset)
             case .some(JSONDecodingPlan.versionTarget):
                 guard !seenVersion, case .int(let version) = try readSubtree(), version >= layout.version
@@ -324,6 +335,49 @@ struct JSONModelDecoder {
         default: return try convert(value, offset: offset, layout: layout)
         }
     }
+
+    /// Reads the value of the slot at `offset`, whose type converts through
+    /// the `Codable` default, with its own `init(from:)` over a tape of the
+    /// value, read as `ModelValueDecoder` would read the `ModelValue` (see
+    /// `JSONDecodingState+ModelValueSemantics.swift`). The value is first
+    /// validated as a read would validate it, so the document is accepted or
+    /// refused as before; a value that reading this way leaves to the
+    /// `ModelValue` path is read again as before.
+    private mutating func readCodable(_ offset: Int, _ codable: CodableSlotReader, layout: ClassLayout) throws -> Any {
+        let options = reader.options
+        // Merged repeated keys are the ModelValue path's alone.
+        guard options.duplicateKeys == .reject else { return try convert(readSubtree(), offset: offset, layout: layout) }
+        reader.outerDepth = depth
+        let range = try reader.skipValue()
+        let tape = codableTape ?? JSONTape(capacity: 64)
+        codableTape = tape
+        if reader.buildTape(tape, value: range, depthLimit: options.maximumDepth) {
+            // The null that a missing "super" member decodes from.
+            tape.write { $0.append(JSONTape.Entry(start: 0, end: 0, count: 0, kind: .null, flags: 0)) }
+            let state = JSONDecodingState(
+                bytes: reader.bytes, tape: tape, options: Self.codableOptions, reading: options,
+                readsLikeModelValues: true)
+            defer { state.close() }
+            let slot = layout.slots[offset]
+            do {
+                let value = try CodingContext.with(classStrategy: slot.dateStrategy ?? layout.dateStrategy) { _ in
+                    try codable.read(state)
+                }
+                codableValuesRead += 1
+                return value
+            } catch {
+                // Read again below, as before.
+            }
+        }
+        let end = reader.position
+        reader.position = range.lowerBound
+        let value = try readSubtree()
+        assert(reader.position == end)
+        return try convert(value, offset: offset, layout: layout)
+    }
+
+    /// The options of `ModelJSONDecoder` that `ModelValueDecoder` matches: its defaults.
+    private static let codableOptions = ModelJSONDecoder()
 
     /// Converts `value` with the slot's codec under the slot's date strategy,
     /// as ``ModelObject/decodePending(_:)`` does.

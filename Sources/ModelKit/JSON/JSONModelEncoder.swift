@@ -8,7 +8,9 @@ import Foundation
 /// sorted when the options say so, with the `JSONWriter`'s own key, string
 /// and number forms and indentation, so the bytes are the same as writing
 /// the `ModelValue`. Common scalars and models (alone, optional or in
-/// arrays) are written from the slots; other values go through the slot's
+/// arrays) are written from the slots; values of types that convert through
+/// the `Codable` default from the tree their encoding makes
+/// (`CodableSlotWriter`, `writeTree`); other values go through the slot's
 /// codec and the writer, as before.
 ///
 /// Like `JSONModelDecoder`, it is a fast path that reports no errors of its
@@ -38,6 +40,8 @@ struct JSONModelEncoder {
     private var entered = 0
     /// Whether a model referred back to one on its path.
     private(set) var metCycle = false
+    /// `Codable` slot values written without a `ModelValue` (for tests).
+    private(set) var codableValuesWritten = 0
 
     init(options: JSONWritingOptions) {
         writer = JSONWriter(options: options)
@@ -215,6 +219,14 @@ struct JSONModelEncoder {
             try writeModels(unwrap(value))
         case .generic:
             let slot = layout.slots[offset]
+            if let codable = layout.jsonPlan.codableWriters?[offset], codable.writes(value) {
+                let tree = try CodingContext.with(classStrategy: slot.dateStrategy ?? layout.dateStrategy) { _ in
+                    try codable.encode(value)
+                }
+                if let tree { try writeTree(tree) } else { writer.append("null") }
+                codableValuesWritten += 1
+                return
+            }
             let encoded = CodingContext.with(classStrategy: slot.dateStrategy ?? layout.dateStrategy) { _ in
                 slot.codec.encode(value)
             }
@@ -259,6 +271,54 @@ struct JSONModelEncoder {
         // The writer's buffer may have moved as it grew: take the copy back.
         self.writer = writer
         isFirst = first
+    }
+
+    /// Writes the tree a `Codable` value encoded to (`CodableSlotWriter`)
+    /// exactly as writing the `ModelValue` that `EncodedNode.value` makes of
+    /// it would: members in their order (sorted when the options say so), a
+    /// node that holds nothing as `null`, the same depth limit.
+    private mutating func writeTree(_ node: EncodedNode, level: Int = 0) throws {
+        switch node.content {
+        case .empty:
+            writer.append("null")
+        case .value(let value):
+            writer.baseDepth = depth + level
+            defer { writer.baseDepth = 0 }
+            try writer.write(value)
+        case .array(let nodes):
+            guard depth + level < writer.options.maximumDepth else { throw Failure() }
+            guard !nodes.isEmpty else {
+                writer.appendASCII(JSONByte.openBracket, JSONByte.closeBracket)
+                return
+            }
+            writer.append(JSONByte.openBracket)
+            for (index, child) in nodes.enumerated() {
+                if index > 0 { writer.append(JSONByte.comma) }
+                writer.startLine(depth: depth + level + 1)
+                try writeTree(child, level: level + 1)
+            }
+            writer.startLine(depth: depth + level)
+            writer.append(JSONByte.closeBracket)
+        case .object(let members):
+            guard depth + level < writer.options.maximumDepth else { throw Failure() }
+            guard !members.isEmpty else {
+                writer.appendASCII(JSONByte.openBrace, JSONByte.closeBrace)
+                return
+            }
+            writer.append(JSONByte.openBrace)
+            let order =
+                writer.options.sortedKeys
+                ? members.indices.sorted { members[$0].0.utf8.lexicographicallyPrecedes(members[$1].0.utf8) }
+                : Array(members.indices)
+            for (index, member) in order.enumerated() {
+                if index > 0 { writer.append(JSONByte.comma) }
+                writer.startLine(depth: depth + level + 1)
+                writer.writeKey(members[member].0)
+                try writeTree(members[member].1, level: level + 1)
+            }
+            writer.startLine(depth: depth + level)
+            writer.append(JSONByte.closeBrace)
+        }
     }
 
     /// Writes a `ModelValue` with the writer, indented for where it sits.

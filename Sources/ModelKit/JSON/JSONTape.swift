@@ -90,6 +90,9 @@ final class JSONTape {
         }
     }
 
+    /// Forgets every entry, keeping the buffer for the next tape.
+    func removeAll() { count = 0 }
+
     /// Runs `body` with a writer over this tape's buffer, then keeps what it wrote.
     func write<Result>(_ body: (inout Writer) -> Result) -> Result {
         var writer = Writer(entries: entries, count: count, capacity: capacity)
@@ -118,54 +121,73 @@ extension JSONReader {
     private func buildTape(_ tape: inout JSONTape.Writer) -> Bool {
         var index = 0
         if count >= 3, base[0] == 0xEF, base[1] == 0xBB, base[2] == 0xBF { index = 3 }
+        guard let end = tapeValue(from: index, into: &tape, depthLimit: options.maximumDepth) else { return false }
+        return whitespaceEnd(from: end) == count
+    }
+
+    /// Builds the tape of the one value at `range` of the input, which
+    /// `skipValue()` has validated, in place of `tape`'s entries. The entries
+    /// keep the input's offsets. Containers nest at most `depthLimit` deep.
+    /// - Returns: `false` when the tape cannot index it (the input is larger
+    ///   than a tape can index, or the fast scan is unsure).
+    func buildTape(_ tape: JSONTape, value range: Range<Int>, depthLimit: Int) -> Bool {
+        guard count <= JSONTape.maximumBytes else { return false }
+        tape.removeAll()
+        return tape.write { writer in tapeValue(from: range.lowerBound, into: &writer, depthLimit: depthLimit) }
+            == range.upperBound
+    }
+
+    /// Adds the entries of the value at `start` (after any whitespace) and
+    /// returns the index right after it, or `nil`.
+    private func tapeValue(from start: Int, into tape: inout JSONTape.Writer, depthLimit: Int) -> Int? {
+        var index = start
         var open: [Int] = []
         open.reserveCapacity(16)
-        let depthLimit = options.maximumDepth
 
         value: while true {
             index = whitespaceEnd(from: index)
-            guard index < count else { return false }
+            guard index < count else { return nil }
             let byte = base[index]
             switch byte {
             case JSONByte.openBracket, JSONByte.openBrace:
-                guard open.count < depthLimit else { return false }
+                guard open.count < depthLimit else { return nil }
                 let isObject = byte == JSONByte.openBrace
                 open.append(tape.count)
                 tape.append(
                     JSONTape.Entry(start: index, end: 0, count: 0, kind: isObject ? .object : .array, flags: 0))
                 index = whitespaceEnd(from: index + 1)
-                guard index < count else { return false }
+                guard index < count else { return nil }
                 if base[index] == (isObject ? JSONByte.closeBrace : JSONByte.closeBracket) {
                     index += 1
                     tape.entries[open.removeLast()].end = UInt32(truncatingIfNeeded: tape.count)
                 } else if isObject {
-                    guard let next = tapeKey(at: index, into: &tape, object: open[open.count - 1]) else { return false }
+                    guard let next = tapeKey(at: index, into: &tape, object: open[open.count - 1]) else { return nil }
                     index = next
                     continue value
                 } else {
                     continue value
                 }
             case JSONByte.quote:
-                guard let next = tapeString(at: index, into: &tape) else { return false }
+                guard let next = tapeString(at: index, into: &tape) else { return nil }
                 index = next
             case JSONByte.t:
-                guard hasLiteral(0x6575_7274, length: 4, at: index) else { return false }
+                guard hasLiteral(0x6575_7274, length: 4, at: index) else { return nil }
                 tape.append(JSONTape.Entry(start: index, end: index + 4, count: 0, kind: .trueValue, flags: 0))
                 index += 4
             case JSONByte.f:
                 guard index + 5 <= count, base[index + 4] == UInt8(ascii: "e"),
                     hasLiteral(0x736C_6166, length: 4, at: index)
-                else { return false }
+                else { return nil }
                 tape.append(JSONTape.Entry(start: index, end: index + 5, count: 0, kind: .falseValue, flags: 0))
                 index += 5
             case JSONByte.n:
-                guard hasLiteral(0x6C6C_756E, length: 4, at: index) else { return false }
+                guard hasLiteral(0x6C6C_756E, length: 4, at: index) else { return nil }
                 tape.append(JSONTape.Entry(start: index, end: index + 4, count: 0, kind: .null, flags: 0))
                 index += 4
             case JSONByte.minus, JSONByte.zero...JSONByte.nine:
                 // The fast scan is unsure of large exponents: the grammar
                 // alone decides here, the range when the number is read.
-                guard let end = scanNumber(at: index) ?? numberEnd(at: index) else { return false }
+                guard let end = scanNumber(at: index) ?? numberEnd(at: index) else { return nil }
                 var flags = JSONTape.isInteger
                 for offset in index..<end where base[offset] &- JSONByte.zero >= 10 && base[offset] != JSONByte.minus {
                     flags = 0
@@ -174,7 +196,7 @@ extension JSONReader {
                 tape.append(JSONTape.Entry(start: index, end: end, count: 0, kind: .number, flags: flags))
                 index = end
             default:
-                return false
+                return nil
             }
 
             // A value is complete: count it in its container, and close
@@ -182,24 +204,23 @@ extension JSONReader {
             while let top = open.last {
                 tape.entries[top].count += 1
                 index = whitespaceEnd(from: index)
-                guard index < count else { return false }
+                guard index < count else { return nil }
                 let next = base[index]
                 let isObject = tape.entries[top].kind == .object
                 if next == JSONByte.comma {
                     index = whitespaceEnd(from: index + 1)
                     if isObject {
-                        guard let afterKey = tapeKey(at: index, into: &tape, object: top) else { return false }
+                        guard let afterKey = tapeKey(at: index, into: &tape, object: top) else { return nil }
                         index = afterKey
                     }
                     continue value
                 }
-                guard next == (isObject ? JSONByte.closeBrace : JSONByte.closeBracket) else { return false }
+                guard next == (isObject ? JSONByte.closeBrace : JSONByte.closeBracket) else { return nil }
                 index += 1
                 tape.entries[top].end = UInt32(truncatingIfNeeded: tape.count)
                 open.removeLast()
             }
-            index = whitespaceEnd(from: index)
-            return index == count
+            return index
         }
     }
 
