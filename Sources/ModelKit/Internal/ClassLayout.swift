@@ -42,6 +42,9 @@ final class ClassLayout: Sendable {
     /// optional model or an array of models, which change tracking walks
     /// without a cast per model; `nil` for other containers of models.
     let modelShapes: [(any JSONModelShape.Type)?]
+    /// The same by offset, for every slot: `nil` where the slot holds no
+    /// model, optional model or array of models.
+    let shapes: [(any JSONModelShape.Type)?]
     let typeName: String
     let version: Int
     let versionKey: String?
@@ -104,6 +107,7 @@ final class ClassLayout: Sendable {
         slotMayHoldModels = slots.map { $0.codec.mayContainModels }
         hasRules = slots.contains { $0.validator != nil }
         modelShapes = modelSlots.map { slots[$0].codec.valueType as? any JSONModelShape.Type }
+        shapes = slots.map { $0.codec.valueType as? any JSONModelShape.Type }
         // The placeholder must not call the class's overridable settings.
         typeName = settings ? type.typeName : "ModelObject"
         version = settings ? type.version : 1

@@ -2,6 +2,10 @@
 /// the model being written, for cycles (written as references, see
 /// ``ReferencePolicy``) and the nesting limit, and the failures met inside
 /// `modelValue`, which cannot throw.
+///
+/// Only its thread touches it (a thread continuing another's work takes it
+/// over while the other waits), so its storage opts out of the runtime's
+/// exclusivity checks, which cost more than the bookkeeping itself.
 final class EncodingGuard {
     /// One model on the path, and the id it was given if a later model on the
     /// path refers back to it.
@@ -9,26 +13,26 @@ final class EncodingGuard {
         let object: ObjectIdentifier
         var id: String?
     }
-    private var path: [Frame] = []
+    @exclusivity(unchecked) private var path: [Frame] = []
     /// Positions on `path`, kept only while the path is long, where a linear
     /// search would cost more than a hash.
-    private var positions: [ObjectIdentifier: Int] = [:]
+    @exclusivity(unchecked) private var positions: [ObjectIdentifier: Int] = [:]
     private static let linearSearchLimit = 16
 
     /// The first failure met since the root began.
-    var failure: ModelError?
+    @exclusivity(unchecked) var failure: ModelError?
     /// Whether a reference has been written since the root began. The direct
     /// writers, which cannot add `"$id"` to a model already written, fall
     /// back when it is set.
-    private(set) var wroteReference = false
+    @exclusivity(unchecked) private(set) var wroteReference = false
     /// With ``ReferencePolicy/shared``: the models that appear more than once
     /// in the graph, and the ids given to those written so far.
-    private var shared: Set<ObjectIdentifier>?
-    private var sharedIDs: [ObjectIdentifier: String] = [:]
-    private var nextID = 1
+    @exclusivity(unchecked) private var shared: Set<ObjectIdentifier>?
+    @exclusivity(unchecked) private var sharedIDs: [ObjectIdentifier: String] = [:]
+    @exclusivity(unchecked) private var nextID = 1
     /// The deepest nesting of models the document may have: the format's
     /// limit (JSON's can be raised by its writing options).
-    private var limit = PropertyListBridge.maximumDepth
+    @exclusivity(unchecked) private var limit = PropertyListBridge.maximumDepth
 
     private static let storage = ThreadLocal { EncodingGuard() }
     static var current: EncodingGuard { storage.value }

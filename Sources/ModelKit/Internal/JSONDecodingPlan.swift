@@ -166,6 +166,14 @@ extension JSONModelShape {
     static func forEachModel(in value: Any, _ body: (ModelObject) -> Void) {
         (value as? Self)?.forEachShapedModel(body)
     }
+
+    /// The models held by the value in the cell at `cell` (a value of this
+    /// type), read where it lies: no box, no cast.
+    static func models(inCell cell: UnsafeMutableRawPointer) -> [ModelObject] {
+        var models: [ModelObject] = []
+        SlotCell.pointer(cell, as: Self.self).pointee.forEachShapedModel { models.append($0) }
+        return models
+    }
 }
 
 extension ModelObject: JSONModelShape {
@@ -198,6 +206,11 @@ extension Array: JSONModelShape where Element: ModelObject {
     }
 
     func forEachShapedModel(_ body: (ModelObject) -> Void) {
-        for model in self { body(model) }
+        // By index: iterating would ask for the iterator type's metadata.
+        var index = 0
+        while index < count {
+            body(self[index])
+            index &+= 1
+        }
     }
 }

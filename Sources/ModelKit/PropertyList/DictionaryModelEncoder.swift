@@ -57,7 +57,7 @@ enum DictionaryModelEncoder {
         // Scalars are read where they lie, typed, under the object's lock;
         // models and other values are taken out (`later`) and written once
         // the lock is released, so that no two objects' locks are held at once.
-        var later: [(offset: Int, value: Any)] = []
+        var later: [(offset: Int, value: Later)] = []
         var skipsBagKeys = false
         let (bag, newerVersion) = try object.withState { state -> (ModelValue.Object, Int?) in
             let bag = state.bag.object
@@ -72,7 +72,7 @@ enum DictionaryModelEncoder {
                     skipsBagKeys = true
                 }
             }
-            result.reserveCapacity(metadataCount + layout.savedOrder.count + bagWritten)
+            result = Dictionary(minimumCapacity: metadataCount + layout.savedOrder.count + bagWritten)
             for offset in layout.savedOrder {
                 let key = layout.slots[offset].key
                 switch kinds[offset] {
@@ -101,43 +101,70 @@ enum DictionaryModelEncoder {
                     result[key] = state.value(at: offset, as: [Double].self).map { $0 as Any }
                 case .bools:
                     result[key] = state.value(at: offset, as: [Bool].self).map { $0 as Any }
-                case .model, .optionalModel, .modelArray, .generic:
-                    later.append((offset, state.value(at: offset)))
+                case .model, .optionalModel, .modelArray:
+                    // Read typed from the cell, written once the lock is released.
+                    if let shape = layout.shapes[offset] {
+                        later.append((offset, .models(shape.models(inCell: state.cells + offset &* SlotCell.size))))
+                    } else {
+                        later.append((offset, .value(state.value(at: offset))))
+                    }
+                case .generic:
+                    later.append((offset, .value(state.value(at: offset))))
                 }
             }
             return (bag, state.loadedNewerVersion)
         }
         if let typeKey = layout.typeKey { result[typeKey] = PropertyListBridge.escaped(layout.typeName) }
         if let versionKey = layout.versionKey { result[versionKey] = max(layout.version, newerVersion ?? 0) }
-        for (offset, value) in later {
+        for (offset, taken) in later {
             let key = layout.slots[offset].key
-            switch kinds[offset] {
-            case .model:
+            switch (kinds[offset], taken) {
+            case (.model, .models(let models)):
+                result[key] = try dictionary(of: models[0], depth: depth + 1)
+            case (.optionalModel, .models(let models)):
+                result[key] =
+                    try models.first.map { try dictionary(of: $0, depth: depth + 1) } ?? PropertyListBridge.nullMarker
+            case (.modelArray, .models(let models)):
+                var dictionaries: [Any] = []
+                dictionaries.reserveCapacity(models.count)
+                for model in models { dictionaries.append(try dictionary(of: model, depth: depth + 1)) }
+                result[key] = dictionaries
+            case (.model, .value(let value)):
                 result[key] = try dictionary(of: value as! ModelObject, depth: depth + 1)
-            case .optionalModel(_, _, let unwrap):
+            case (.optionalModel(_, _, let unwrap), .value(let value)):
                 if let model = unwrap(value) {
                     result[key] = try dictionary(of: model, depth: depth + 1)
                 } else {
                     result[key] = PropertyListBridge.nullMarker
                 }
-            case .modelArray(_, _, let unwrap):
+            case (.modelArray(_, _, let unwrap), .value(let value)):
                 var models: [Any] = []
                 let unwrapped = unwrap(value)
                 models.reserveCapacity(unwrapped.count)
                 for model in unwrapped { models.append(try dictionary(of: model, depth: depth + 1)) }
                 result[key] = models
-            default:
+            case (_, .value(let value)):
                 let slot = layout.slots[offset]
                 let encoded = CodingContext.with(classStrategy: slot.dateStrategy ?? layout.dateStrategy) { _ in
                     slot.codec.encode(value)
                 }
                 result[key] = PropertyListBridge.propertyListObject(from: encoded)
+            case (_, .models):
+                preconditionFailure("ModelKit: models taken from a slot that holds none")
             }
         }
         for (key, value) in bag where !skipsBagKeys || isWritten(bagKey: key, layout: layout) {
             result[key] = PropertyListBridge.propertyListObject(from: value)
         }
         return result
+    }
+
+    /// A value taken out of an object under its lock, written after it.
+    private enum Later {
+        /// The slot's value, boxed.
+        case value(Any)
+        /// The models a model, optional model or array of models held, in order.
+        case models([ModelObject])
     }
 
     /// A string as the bridge writes it: with one more `$` when it looks like the null marker.
