@@ -150,6 +150,8 @@ enum JSONSlotKind: Sendable {
 /// itself: a model, an optional model or an array of models.
 protocol JSONModelShape: Sendable {
     static var jsonSlotKind: JSONSlotKind { get }
+    /// The value of this type holding `models`, each of the model class.
+    static func holding(_ models: [ModelObject]) -> Self
     /// Calls `body` with each model this value holds, with no cast per
     /// model: change tracking walks the model graph with it.
     func forEachShapedModel(_ body: (ModelObject) -> Void)
@@ -167,6 +169,14 @@ extension JSONModelShape {
         (value as? Self)?.forEachShapedModel(body)
     }
 
+    /// Starts the life, in the uninitialised cell at `cell`, of the value of
+    /// this type that holds `models` (one for a model, none or one for an
+    /// optional, any number for an array), each of which is of the slot's
+    /// model class: no box, no cast.
+    static func initializeCell(_ cell: UnsafeMutableRawPointer, holding models: [ModelObject]) {
+        SlotCell.initialize(cell, to: Self.holding(models))
+    }
+
     /// The models held by the value in the cell at `cell` (a value of this
     /// type), read where it lies: no box, no cast.
     static func models(inCell cell: UnsafeMutableRawPointer) -> [ModelObject] {
@@ -179,6 +189,8 @@ extension JSONModelShape {
 extension ModelObject: JSONModelShape {
     static var jsonSlotKind: JSONSlotKind { .model(self) }
 
+    static func holding(_ models: [ModelObject]) -> Self { unsafeDowncast(models[0], to: self) }
+
     func forEachShapedModel(_ body: (ModelObject) -> Void) {
         body(self)
     }
@@ -189,6 +201,10 @@ extension Optional: JSONModelShape where Wrapped: ModelObject {
         .optionalModel(
             Wrapped.self, wrap: { model in model.map { unsafeDowncast($0, to: Wrapped.self) } as Any },
             unwrap: { value in value as! Wrapped? })
+    }
+
+    static func holding(_ models: [ModelObject]) -> Self {
+        models.first.map { unsafeDowncast($0, to: Wrapped.self) }
     }
 
     func forEachShapedModel(_ body: (ModelObject) -> Void) {
@@ -203,6 +219,12 @@ extension Array: JSONModelShape where Element: ModelObject {
         .modelArray(
             Element.self, wrap: { models in models.map { unsafeDowncast($0, to: Element.self) } as Any },
             unwrap: { value in (value as! [Element]).map { $0 } })
+    }
+
+    static func holding(_ models: [ModelObject]) -> Self {
+        // An empty array needs no storage of its element type.
+        if models.isEmpty { return [] }
+        return models.map { unsafeDowncast($0, to: Element.self) }
     }
 
     func forEachShapedModel(_ body: (ModelObject) -> Void) {

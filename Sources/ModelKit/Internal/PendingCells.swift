@@ -68,6 +68,21 @@ final class PendingCells: ManagedBuffer<PendingCells.Header, SlotCell> {
         }
     }
 
+    /// Puts the value of `shape` (the slot's type) holding `models` in the
+    /// cell of `slot`, replacing any value already there.
+    func put(_ models: [ModelObject], shape: any JSONModelShape.Type, slot: Int) {
+        withUnsafeMutablePointers { header, elements in
+            let layout = header.pointee.layout
+            let cell = UnsafeMutableRawPointer(elements) + slot &* SlotCell.size
+            if header.pointee.filled.contains(slot) {
+                if !layout.slotIsPlainData[slot] { layout.slotTypes[slot]._destroyStoredValue(at: cell) }
+            } else {
+                header.pointee.filled.insert(slot)
+            }
+            shape.initializeCell(cell, holding: models)
+        }
+    }
+
     /// The value of `slot`, boxed (the slot must be filled).
     func value(at slot: Int) -> Any {
         withUnsafeMutablePointers { header, elements in

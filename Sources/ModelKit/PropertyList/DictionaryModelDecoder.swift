@@ -210,31 +210,38 @@ enum DictionaryModelDecoder {
             if let dictionary = ExactType.value(value, as: [String: Any].self),
                 let object = try decodeModel(model, dictionary, depth: depth + 1)
             {
-                return cells.set(object, slot: offset)
+                return put([object], offset: offset, layout: layout, into: cells)
             }
-        case .optionalModel(let model, let wrap, _):
+        case .optionalModel(let model, _, _):
             if let dictionary = ExactType.value(value, as: [String: Any].self),
                 let object = try decodeModel(model, dictionary, depth: depth + 1)
             {
-                return cells.set(wrap(object), slot: offset)
+                return put([object], offset: offset, layout: layout, into: cells)
             }
-            if isNull(value) { return cells.set(wrap(nil), slot: offset) }
-        case .modelArray(let model, let wrap, _):
+            if isNull(value) { return put([], offset: offset, layout: layout, into: cells) }
+        case .modelArray(let model, _, _):
             if let dictionaries = ExactType.value(value, as: [[String: Any]].self),
                 let models = try decodeModels(model, dictionaries, depth: depth)
             {
-                return cells.set(wrap(models), slot: offset)
+                return put(models, offset: offset, layout: layout, into: cells)
             }
             if let array = ExactType.value(value, as: [Any].self),
                 let dictionaries = elements(of: array, as: [String: Any].self),
                 let models = try decodeModels(model, dictionaries, depth: depth)
             {
-                return cells.set(wrap(models), slot: offset)
+                return put(models, offset: offset, layout: layout, into: cells)
             }
         case .generic:
             break
         }
         cells.set(try convert(value, offset: offset, layout: layout, depth: depth), slot: offset)
+    }
+
+    /// Puts the value of the model slot at `offset` holding `models` in its
+    /// cell, typed through the slot's shape.
+    private static func put(_ models: [ModelObject], offset: Int, layout: ClassLayout, into cells: PendingCells) {
+        // Every model kind's slot type is a JSONModelShape (see JSONSlotKind.of).
+        cells.put(models, shape: layout.shapes[offset]!, slot: offset)
     }
 
     /// Models of `type` from `dictionaries`, an array that is a member of an
