@@ -320,6 +320,24 @@ struct JSONReader {
 
 /// The ASCII bytes that JSON's grammar is made of.
 enum JSONByte {
+    /// The first lane of `mask` that is set, or 16 when none is.
+    @inline(__always)
+    static func firstLane(of mask: SIMDMask<SIMD16<Int8>>) -> Int {
+        let low = lanes(of: mask, half: 0)
+        if low != 0 { return low.trailingZeroBitCount >> 3 }
+        let high = lanes(of: mask, half: 1)
+        return high == 0 ? 16 : 8 &+ high.trailingZeroBitCount >> 3
+    }
+
+    /// Lanes 0 to 7 (`half` 0) or 8 to 15 (`half` 1) of `mask` as a word
+    /// whose byte `n` is 0x80 when lane `n` of the half is set, else 0.
+    @inline(__always)
+    static func lanes(of mask: SIMDMask<SIMD16<Int8>>, half: Int) -> UInt64 {
+        let flags = unsafeBitCast(
+            SIMD16<UInt8>(repeating: 0).replacing(with: 0x80, where: mask), to: SIMD2<UInt64>.self)
+        return UInt64(littleEndian: flags[half])
+    }
+
     static let tab = UInt8(ascii: "\t")
     static let lineFeed = UInt8(ascii: "\n")
     static let carriageReturn = UInt8(ascii: "\r")

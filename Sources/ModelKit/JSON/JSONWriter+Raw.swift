@@ -48,7 +48,7 @@ extension JSONWriter {
             while index &+ 16 <= end {
                 let chunk = UnsafeRawPointer(source + index).loadUnaligned(as: SIMD16<UInt8>.self)
                 UnsafeMutableRawPointer(target + written).storeBytes(of: chunk, as: SIMD16<UInt8>.self)
-                let stops = JSONWriter.firstLane(of: (chunk .== quotes) .| (chunk .<= spaces))
+                let stops = JSONByte.firstLane(of: (chunk .== quotes) .| (chunk .<= spaces))
                 index &+= stops
                 written &+= stops
                 if stops < 16 { break }
@@ -66,7 +66,7 @@ extension JSONWriter {
                     if index &+ 16 <= end {
                         let chunk = UnsafeRawPointer(source + index).loadUnaligned(as: SIMD16<UInt8>.self)
                         UnsafeMutableRawPointer(target + written).storeBytes(of: chunk, as: SIMD16<UInt8>.self)
-                        let stops = JSONWriter.firstLane(of: (chunk .== quotes) .| (chunk .== backslashes))
+                        let stops = JSONByte.firstLane(of: (chunk .== quotes) .| (chunk .== backslashes))
                         index &+= stops
                         written &+= stops
                         if stops == 16 { continue }
@@ -92,7 +92,7 @@ extension JSONWriter {
                 index &+= 1
                 while index &+ 16 <= end {
                     let chunk = UnsafeRawPointer(source + index).loadUnaligned(as: SIMD16<UInt8>.self)
-                    let skipped = JSONWriter.firstLane(of: chunk .> spaces)
+                    let skipped = JSONByte.firstLane(of: chunk .> spaces)
                     index &+= skipped
                     if skipped < 16 { break }
                 }
@@ -105,17 +105,6 @@ extension JSONWriter {
             }
         }
         count &+= written
-    }
-
-    /// The first lane of `mask` that is set, or 16 when none is.
-    @inline(__always)
-    static func firstLane(of mask: SIMDMask<SIMD16<Int8>>) -> Int {
-        let flags = unsafeBitCast(
-            SIMD16<UInt8>(repeating: 0).replacing(with: 0x80, where: mask), to: SIMD2<UInt64>.self)
-        let low = UInt64(littleEndian: flags[0])
-        if low != 0 { return low.trailingZeroBitCount >> 3 }
-        let high = UInt64(littleEndian: flags[1])
-        return high == 0 ? 16 : 8 &+ high.trailingZeroBitCount >> 3
     }
 
     /// The tokens from `start` to `end` in their order, spaced as the writer
