@@ -145,15 +145,14 @@ import Testing
         }
     }
 
-    /// The whitespace of `json` dropped, byte by byte: the reference the
-    /// sixteen-bytes-at-a-time compact writer must match.
-    static func referenceCompact(_ json: [UInt8]) -> [UInt8] {
-        var result: [UInt8] = []
+    /// Calls `body` with each byte of `json` and whether it stands outside a
+    /// string (quotes count as inside), following escapes byte by byte.
+    static func forEachByte(of json: [UInt8], _ body: (UInt8, _ outsideStrings: Bool) -> Void) {
         var inString = false
         var escaped = false
         for byte in json {
             if inString {
-                result.append(byte)
+                body(byte, false)
                 if escaped {
                     escaped = false
                 } else if byte == UInt8(ascii: "\\") {
@@ -161,12 +160,19 @@ import Testing
                 } else if byte == UInt8(ascii: "\"") {
                     inString = false
                 }
-            } else if byte == UInt8(ascii: "\"") {
-                inString = true
-                result.append(byte)
-            } else if ![0x20, 0x09, 0x0A, 0x0D].contains(byte) {
-                result.append(byte)
+            } else {
+                inString = byte == UInt8(ascii: "\"")
+                body(byte, !inString)
             }
+        }
+    }
+
+    /// The whitespace of `json` dropped, byte by byte: the reference the
+    /// sixteen-bytes-at-a-time compact writer must match.
+    static func referenceCompact(_ json: [UInt8]) -> [UInt8] {
+        var result: [UInt8] = []
+        forEachByte(of: json) { byte, outside in
+            if !outside || ![0x20, 0x09, 0x0A, 0x0D].contains(byte) { result.append(byte) }
         }
         return result
     }
@@ -176,21 +182,9 @@ import Testing
     static func respaced(_ json: [UInt8], using generator: inout SeededGenerator) -> [UInt8] {
         let runs: [[UInt8]] = [[], [0x20], [0x09], [0x0A], [0x0D, 0x0A], Array(repeating: 0x20, count: 17)]
         var result: [UInt8] = []
-        var inString = false
-        var escaped = false
-        for byte in json {
+        forEachByte(of: json) { byte, outside in
             result.append(byte)
-            if inString {
-                if escaped {
-                    escaped = false
-                } else if byte == UInt8(ascii: "\\") {
-                    escaped = true
-                } else if byte == UInt8(ascii: "\"") {
-                    inString = false
-                }
-            } else if byte == UInt8(ascii: "\"") {
-                inString = true
-            } else if Array("{}[],:".utf8).contains(byte) {
+            if outside, Array("{}[],:".utf8).contains(byte) {
                 result += runs[Int.random(in: 0..<runs.count, using: &generator)]
             }
         }
