@@ -25,8 +25,7 @@ struct CodableSlotReader: @unchecked Sendable {
 
     /// The reader of slots of `type`, or `nil` when they keep the `ModelValue` path.
     static func of<Value: ModelValueConvertible>(_ type: Value.Type) -> CodableSlotReader? {
-        if let optional = type as? any OptionalOfCodableDefault.Type { return optional.codableSlotReader }
-        if let array = type as? any ArrayOfCodableDefault.Type { return array.codableSlotReader }
+        if let container = type as? any ContainerOfCodableDefault.Type { return container.codableSlotReader }
         guard let decodable = type as? any (ModelValueConvertible & Decodable).Type else { return nil }
         return plain(decodable)
     }
@@ -37,13 +36,14 @@ struct CodableSlotReader: @unchecked Sendable {
     }
 }
 
-/// `Optional` slots of a `Decodable` saved type: `null` is `nil`, as
-/// `Optional`'s conversion reads it, anything else the wrapped type.
-protocol OptionalOfCodableDefault {
+/// `Optional` and `Array` slots of a `Decodable` saved type, read the way
+/// their own conversions read them.
+protocol ContainerOfCodableDefault {
     static var codableSlotReader: CodableSlotReader? { get }
 }
 
-extension Optional: OptionalOfCodableDefault where Wrapped: ModelValueConvertible & Decodable {
+/// `null` is `nil`, as `Optional`'s conversion reads it, anything else the wrapped type.
+extension Optional: ContainerOfCodableDefault where Wrapped: ModelValueConvertible & Decodable {
     static var codableSlotReader: CodableSlotReader? {
         guard CodableDefaultProbe.usesCodableDefault(Wrapped.self) else { return nil }
         return CodableSlotReader { state in
@@ -53,13 +53,8 @@ extension Optional: OptionalOfCodableDefault where Wrapped: ModelValueConvertibl
     }
 }
 
-/// `Array` slots of a `Decodable` saved type: each element is the element
-/// type, as `Array`'s conversion reads it.
-protocol ArrayOfCodableDefault {
-    static var codableSlotReader: CodableSlotReader? { get }
-}
-
-extension Array: ArrayOfCodableDefault where Element: ModelValueConvertible & Decodable {
+/// Each element is the element type, as `Array`'s conversion reads it.
+extension Array: ContainerOfCodableDefault where Element: ModelValueConvertible & Decodable {
     static var codableSlotReader: CodableSlotReader? {
         guard CodableDefaultProbe.usesCodableDefault(Element.self) else { return nil }
         return CodableSlotReader { state in

@@ -47,8 +47,7 @@ final class CodableSlotWriter: @unchecked Sendable {
 
     /// The writer of slots of `type`, or `nil` when they are written through their codec.
     static func of<Value: ModelValueConvertible>(_ type: Value.Type) -> CodableSlotWriter? {
-        if let optional = type as? any OptionalOfCodableEncoding.Type { return optional.codableSlotWriter }
-        if let array = type as? any ArrayOfCodableEncoding.Type { return array.codableSlotWriter }
+        if let container = type as? any ContainerOfCodableEncoding.Type { return container.codableSlotWriter }
         guard let encodable = type as? any (ModelValueConvertible & Encodable).Type else { return nil }
         return plain(encodable)
     }
@@ -74,13 +73,14 @@ final class CodableSlotWriter: @unchecked Sendable {
     }
 }
 
-/// `Optional` slots of an `Encodable` saved type: `nil` is `null`, as
-/// `Optional`'s conversion writes it, anything else the wrapped type.
-protocol OptionalOfCodableEncoding {
+/// `Optional` and `Array` slots of an `Encodable` saved type, written the
+/// way their own conversions write them.
+protocol ContainerOfCodableEncoding {
     static var codableSlotWriter: CodableSlotWriter { get }
 }
 
-extension Optional: OptionalOfCodableEncoding where Wrapped: ModelValueConvertible & Encodable {
+/// `nil` is `null`, as `Optional`'s conversion writes it, anything else the wrapped type.
+extension Optional: ContainerOfCodableEncoding where Wrapped: ModelValueConvertible & Encodable {
     static var codableSlotWriter: CodableSlotWriter {
         CodableSlotWriter(
             encode: { value in
@@ -91,12 +91,8 @@ extension Optional: OptionalOfCodableEncoding where Wrapped: ModelValueConvertib
     }
 }
 
-/// `Array` slots of an `Encodable` saved type: an array of the elements' trees.
-protocol ArrayOfCodableEncoding {
-    static var codableSlotWriter: CodableSlotWriter { get }
-}
-
-extension Array: ArrayOfCodableEncoding where Element: ModelValueConvertible & Encodable {
+/// An array of the elements' trees.
+extension Array: ContainerOfCodableEncoding where Element: ModelValueConvertible & Encodable {
     static var codableSlotWriter: CodableSlotWriter {
         CodableSlotWriter(
             encode: { value in

@@ -98,6 +98,8 @@ final class PendingCells: ManagedBuffer<PendingCells.Header, SlotCell> {
             let layout = header.pointee.layout
             let source = UnsafeMutableRawPointer(elements)
             for slot in 0..<layout.slotCount where header.pointee.filled.contains(slot) {
+                // A slot being mutated in place cannot be replaced: this traps
+                // with the property's name, as every write to it does.
                 if state.mutatingSlots.contains(slot) { state.setValue(value(at: slot), at: slot) }
                 let target = state.cells + slot &* SlotCell.size
                 if !layout.slotIsPlainData[slot] { layout.slotTypes[slot]._destroyStoredValue(at: target) }

@@ -30,8 +30,6 @@ protocol SlotCodec: Sendable {
     func assignCell(_ cell: UnsafeMutableRawPointer, _ value: Any)
     /// Starts the life of `value`, of the slot's type, in an uninitialised cell.
     func initializeCell(_ cell: UnsafeMutableRawPointer, _ value: Any)
-    /// Ends the life of the value in an initialised cell.
-    func destroyCell(_ cell: UnsafeMutableRawPointer)
     /// Whether values are plain bytes, which need no destroying (`_isPOD`).
     var isPlainData: Bool { get }
     /// Moves the value of an initialised cell into an uninitialised one.
@@ -71,10 +69,6 @@ struct TypedSlotCodec<Value: ModelValueConvertible>: SlotCodec {
     }
 
     var isPlainData: Bool { _isPOD(Value.self) && SlotCell.holdsInline(Value.self) }
-
-    func destroyCell(_ cell: UnsafeMutableRawPointer) {
-        Value._destroyStoredValue(at: cell)
-    }
 
     func moveCell(from source: UnsafeMutableRawPointer, to target: UnsafeMutableRawPointer) {
         SlotCell.move(from: source, to: target, as: Value.self)
