@@ -24,6 +24,8 @@ enum Harness {
     /// `--profile N`: run only the last variant (ModelKit's) of each row,
     /// `N` times, untimed, for a profiler (`valgrind --tool=callgrind`, `perf`).
     nonisolated(unsafe) static var profileIterations: Int?
+    /// `--baseline` with `--profile N`: run the first variant (the baseline) instead.
+    nonisolated(unsafe) static var profilesBaseline = false
 
     /// Whether `name` passes the command line's filter.
     static func wants(_ name: String) -> Bool {
@@ -42,7 +44,7 @@ enum Harness {
         _ task: String, bytes: Int? = nil, rounds: Int = 7, minimumTime: Double = 0.2, _ variants: [Variant]
     ) -> Result? {
         guard wants(task) else { return nil }
-        if let profileIterations, let variant = variants.last {
+        if let profileIterations, let variant = profilesBaseline ? variants.first : variants.last {
             variant.run(profileIterations)
             print("| \(task) | \(variant.label): ran \(profileIterations) times for a profiler |")
             return nil

@@ -1,6 +1,6 @@
 import Foundation
 
-// swift run -c release Benchmarks [--quick] [--profile N] [filter]
+// swift run -c release Benchmarks [--quick] [--profile N [--baseline]] [filter]
 var arguments = CommandLine.arguments.dropFirst()
 if let index = arguments.firstIndex(of: "--quick") {
     Harness.quick = true
@@ -9,6 +9,10 @@ if let index = arguments.firstIndex(of: "--quick") {
 if let index = arguments.firstIndex(of: "--profile"), index + 1 < arguments.endIndex {
     Harness.profileIterations = Int(arguments[index + 1])
     arguments.removeSubrange(index...(index + 1))
+}
+if let index = arguments.firstIndex(of: "--baseline") {
+    Harness.profilesBaseline = true
+    arguments.remove(at: index)
 }
 Harness.filter = arguments.first
 

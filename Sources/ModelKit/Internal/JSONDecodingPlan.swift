@@ -14,8 +14,9 @@ final class JSONDecodingPlan: Sendable {
     private let keyStarts: [Int]
     private let keyLengths: [Int]
     let targets: [Int]
-    /// Open-addressing table of entry indices (-1: empty), a power of two long.
-    private let buckets: [Int]
+    /// Open-addressing table of the entries' keys, a power of two long: each
+    /// bucket has what a probe compares (so that it reads one place), or is empty.
+    private let buckets: [Bucket]
     /// Whether every key is ASCII. Only then does a key whose bytes match no
     /// entry surely name nothing: Swift compares strings by canonical
     /// equivalence, which can equate a non-ASCII key with other bytes.
@@ -52,14 +53,14 @@ final class JSONDecodingPlan: Sendable {
         }
         var size = 8
         while size < entries.count * 2 { size *= 2 }
-        var table = [Int](repeating: -1, count: size)
+        var table = [Bucket](repeating: Bucket(words: KeyWords(head: 0, tail: 0), length: -1, entry: -1), count: size)
         for index in entries.indices {
-            let hash = bytes.withUnsafeBufferPointer { buffer in
-                Self.hash(buffer.baseAddress! + starts[index], count: lengths[index])
+            let words = bytes.withUnsafeBufferPointer { buffer in
+                Self.words(buffer.baseAddress! + starts[index], count: lengths[index])
             }
-            var bucket = hash & (size - 1)
-            while table[bucket] >= 0 { bucket = (bucket + 1) & (size - 1) }
-            table[bucket] = index
+            var bucket = Self.hash(words, count: lengths[index]) & (size - 1)
+            while table[bucket].entry >= 0 { bucket = (bucket + 1) & (size - 1) }
+            table[bucket] = Bucket(words: words, length: lengths[index], entry: index)
         }
         keyBytes = bytes
         keyStarts = starts
@@ -88,13 +89,18 @@ final class JSONDecodingPlan: Sendable {
     }
 
     private func lookUp(_ key: UnsafePointer<UInt8>, count: Int) -> Int? {
-        let mask = buckets.count - 1
-        var bucket = Self.hash(key, count: count) & mask
-        while true {
-            let index = buckets[bucket]
-            if index < 0 { return nil }
-            if matches(index, key, count) { return index }
-            bucket = (bucket + 1) & mask
+        let words = Self.words(key, count: count)
+        return buckets.withUnsafeBufferPointer { buckets in
+            let mask = buckets.count &- 1
+            var bucket = Self.hash(words, count: count) & mask
+            while true {
+                let candidate = buckets[bucket]
+                if candidate.entry < 0 { return nil }
+                if candidate.length == count, candidate.words == words, count <= 16 || matchesMiddle(candidate.entry, key, count) {
+                    return candidate.entry
+                }
+                bucket = (bucket &+ 1) & mask
+            }
         }
     }
 
@@ -106,13 +112,54 @@ final class JSONDecodingPlan: Sendable {
         }
     }
 
-    /// FNV-1a: keys are short, so a simple byte-at-a-time hash does.
-    private static func hash(_ key: UnsafePointer<UInt8>, count: Int) -> Int {
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        for index in 0..<count {
-            hash = (hash ^ UInt64(key[index])) &* 0x0000_0100_0000_01B3
+    /// Whether the bytes between the first and last eight of entry `index`'s
+    /// key, longer than 16 bytes and as long as the key at `key`, match.
+    private func matchesMiddle(_ index: Int, _ key: UnsafePointer<UInt8>, _ count: Int) -> Bool {
+        keyBytes.withUnsafeBufferPointer { buffer in
+            memcmp(buffer.baseAddress! + keyStarts[index] + 8, key + 8, count - 16) == 0
         }
-        return Int(truncatingIfNeeded: hash ^ (hash >> 29))
+    }
+
+    /// One bucket of the table: an entry's key words and length, and the entry (-1: empty).
+    private struct Bucket {
+        var words: KeyWords
+        var length: Int
+        var entry: Int
+    }
+
+    /// A key's first and last eight bytes as words (overlapping when it is
+    /// shorter than 16 bytes; zero-padded when shorter than 8): together with
+    /// the length, the whole key when it is at most 16 bytes long. Read with
+    /// unaligned loads that never pass the key's end.
+    struct KeyWords: Equatable {
+        var head: UInt64
+        var tail: UInt64
+    }
+
+    @inline(__always)
+    static func words(_ key: UnsafePointer<UInt8>, count: Int) -> KeyWords {
+        let raw = UnsafeRawPointer(key)
+        if count >= 8 {
+            return KeyWords(
+                head: raw.loadUnaligned(as: UInt64.self), tail: raw.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self))
+        }
+        if count >= 4 {
+            let low = UInt64(raw.loadUnaligned(as: UInt32.self))
+            let high = UInt64(raw.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self))
+            return KeyWords(head: low | high << 32, tail: 0)
+        }
+        var head: UInt64 = 0
+        for index in 0..<count { head |= UInt64(key[index]) << UInt64(index &* 8) }
+        return KeyWords(head: head, tail: 0)
+    }
+
+    /// Mixes a key's words and length; keys are short, so this is the whole key.
+    @inline(__always)
+    private static func hash(_ words: KeyWords, count: Int) -> Int {
+        // The high half of a product depends on every bit of its operand.
+        let mixed = ((words.head ^ UInt64(truncatingIfNeeded: count)) &* 0x9E37_79B9_7F4A_7C15 ^ words.tail)
+            &* 0xC2B2_AE3D_27D4_EB4F
+        return Int(truncatingIfNeeded: mixed >> 32)
     }
 }
 

@@ -212,7 +212,7 @@ struct SlotSet: Sendable {
 
     @usableFromInline init() {}
 
-    @inlinable
+    @inlinable @inline(__always)
     mutating func insert(_ slot: Int) {
         if slot < 64 {
             low |= 1 << UInt64(slot)
@@ -228,7 +228,7 @@ struct SlotSet: Sendable {
         high[word] |= 1 << UInt64(slot % 64)
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     mutating func remove(_ slot: Int) {
         if slot < 64 {
             low &= ~(1 << UInt64(slot))
@@ -238,7 +238,7 @@ struct SlotSet: Sendable {
         }
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     func contains(_ slot: Int) -> Bool {
         if slot < 64 { return low & (1 << UInt64(slot)) != 0 }
         let word = slot / 64 - 1
@@ -246,6 +246,13 @@ struct SlotSet: Sendable {
     }
 
     var isEmpty: Bool { low == 0 && high.allSatisfy { $0 == 0 } }
+
+    /// Whether the set holds every slot below `count`.
+    func containsAll(below count: Int) -> Bool {
+        if count <= 64 { return count == 64 ? low == .max : low == (1 << UInt64(count)) &- 1 }
+        guard low == .max else { return false }
+        return (64..<count).allSatisfy(contains)
+    }
 
     mutating func removeAll() {
         low = 0

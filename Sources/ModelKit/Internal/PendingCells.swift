@@ -97,6 +97,19 @@ final class PendingCells: ManagedBuffer<PendingCells.Header, SlotCell> {
         withUnsafeMutablePointers { header, elements in
             let layout = header.pointee.layout
             let source = UnsafeMutableRawPointer(elements)
+            #if !canImport(ObjectiveC)
+                // Every slot filled and none being mutated (a new object, loaded):
+                // destroy the old values, then move the row in at once.
+                if state.mutatingSlots.isEmpty, header.pointee.filled.containsAll(below: layout.slotCount) {
+                    let types = layout.typesToDestroy
+                    for (index, slot) in layout.slotsToDestroy.enumerated() {
+                        types[index]._destroyStoredValue(at: state.cells + slot &* SlotCell.size)
+                    }
+                    state.cells.copyMemory(from: source, byteCount: layout.slotCount &* SlotCell.size)
+                    header.pointee.filled.removeAll()
+                    return
+                }
+            #endif
             for slot in 0..<layout.slotCount where header.pointee.filled.contains(slot) {
                 // A slot being mutated in place cannot be replaced: this traps
                 // with the property's name, as every write to it does.

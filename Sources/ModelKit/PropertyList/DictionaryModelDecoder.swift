@@ -36,8 +36,13 @@ enum DictionaryModelDecoder {
     struct Members {
         /// The decoded values, typed in their slots' cells.
         var cells: PendingCells
-        var bag = ModelValue.Object()
+        /// The keys the class does not save; `nil` when there are none, so
+        /// that passing the members around touches one reference, not three.
+        var unknown: ModelValue.Object?
         var newerVersion: Int?
+
+        /// The keys the class does not save, in the dictionary's order.
+        var bag: ModelValue.Object { unknown ?? ModelValue.Object() }
     }
 
     /// Decodes `dictionary` as the members of an object of `layout`, with
@@ -77,7 +82,11 @@ enum DictionaryModelDecoder {
             case bagTarget:
                 // References between models are read by the ModelValue path.
                 guard !ReferenceKeys.isReserved(key) else { throw Failure() }
-                members.bag.appendNew(key: key, value: try PropertyListBridge.modelValue(from: value, depth: depth))
+                let converted = try PropertyListBridge.modelValue(from: value, depth: depth)
+                var unknown = members.unknown ?? ModelValue.Object()
+                members.unknown = nil
+                unknown.appendNew(key: key, value: converted)
+                members.unknown = unknown
             default:
                 return nil
             }
