@@ -409,6 +409,51 @@ import Testing
         #expect(!Self.isReadDirectly(Kelvin.self, kelvin))
     }
 
+    /// Keys of 1 to 40 bytes that differ from one another in one byte only
+    /// (the first, a middle one or the last), so a lookup that compared too
+    /// little of a key would put a value in the wrong property.
+    final class NearKeys: ModelObject, @unchecked Sendable {
+        override class var typeKey: String? { nil }
+        override class var versionKey: String? { nil }
+        @Saved("a") var k1 = 0
+        @Saved("b") var k1b = 0
+        @Saved("abc") var k3 = 0
+        @Saved("abd") var k3b = 0
+        @Saved("abcdefg") var k7 = 0
+        @Saved("abcdefh") var k7b = 0
+        @Saved("xbcdefg") var k7c = 0
+        @Saved("abcdefgh") var k8 = 0
+        @Saved("abcdefgi") var k8b = 0
+        @Saved("abcdefghijklmnop") var k16 = 0
+        @Saved("abcdefghijklmnoq") var k16b = 0
+        @Saved("bbcdefghijklmnop") var k16c = 0
+        @Saved("abcdefghijklmnopq") var k17 = 0
+        @Saved("abcdefghXjklmnopq") var k17b = 0
+        @Saved("0123456789012345678901234567890123456789") var k40 = 0
+        @Saved("0123456789012345678X01234567890123456789") var k40b = 0
+
+        var values: [Int] { [k1, k1b, k3, k3b, k7, k7b, k7c, k8, k8b, k16, k16b, k16c, k17, k17b, k40, k40b] }
+    }
+
+    @Test func keysThatDifferInOneByteFindTheirOwnProperties() throws {
+        let keys = NearKeys().dictionary.keys.sorted()
+        #expect(keys.count == 16)
+        let expected = Dictionary(uniqueKeysWithValues: keys.enumerated().map { ($1, $0 + 1) })
+        // Near misses of every key are unknown keys, kept in the bag.
+        let misses = ["c": 0, "abe": 0, "abcdefj": 0, "abcdefgj": 0, "abcdefghijklmnor": 0,
+                      "abcdefghYjklmnopq": 0, "0123456789012345678Y01234567890123456789": 0, "abcdefghijklmnopqr": 0]
+        let dictionary = expected.merging(misses) { value, _ in value }
+        let direct = try NearKeys(dictionary: dictionary)
+        #expect(Self.isReadDirectly(NearKeys.self, dictionary))
+        let fromJSON = try NearKeys(json: try JSONSerialization.data(withJSONObject: dictionary))
+        for loaded in [direct, fromJSON] {
+            let read = loaded.dictionary
+            for key in keys { #expect(read[key] as? Int == expected[key], "\(key)") }
+            #expect(Set(loaded.extensibleProperties.keys) == Set(misses.keys))
+            #expect(Set(loaded.values).count == 16)
+        }
+    }
+
     @Test func deepGraphsAndCyclesBehaveAsBefore() throws {
         // Deeper than the direct paths recurse: the ModelValue path does the rest.
         var dictionary: [String: Any] = ["name": "bottom"]
