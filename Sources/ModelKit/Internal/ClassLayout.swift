@@ -57,6 +57,15 @@ final class ClassLayout: Sendable {
     let jsonPlan: JSONDecodingPlan
     /// How the direct dictionary paths read and write each slot, by offset.
     let dictionaryKinds: [DictionarySlotKind]
+    /// The same without payloads, for switching on.
+    let dictionaryCodes: [DictionarySlotKind.Code]
+    /// An empty dictionary with room for the metadata and every saved key:
+    /// the direct dictionary encoder starts each result as a copy of it,
+    /// which costs less than `Dictionary(minimumCapacity:)`, which the
+    /// standard library does not specialise and so looks up its storage's
+    /// generic type at run time, each time. (Empty and immutable, so safe to
+    /// share, hence `nonisolated(unsafe)`.)
+    nonisolated(unsafe) let emptyDictionary: [String: Any]
     /// The key path that observation tracking records for each slot, by
     /// offset (see `ModelObject+Observation`).
     /// (Key paths are not `Sendable`; these are immutable and hold only a string.)
@@ -120,6 +129,8 @@ final class ClassLayout: Sendable {
         dictionaryKinds = slots.map {
             DictionarySlotKind.of($0.codec.valueType, dateStrategy: $0.dateStrategy ?? classStrategy)
         }
+        dictionaryCodes = dictionaryKinds.map(\.code)
+        emptyDictionary = [String: Any](minimumCapacity: savedOrder.count + 2)
         observationKeyPaths = slots.map { ModelObject.observationKeyPath($0.key) }
         var affected: [String: [String]] = [:]
         if settings {

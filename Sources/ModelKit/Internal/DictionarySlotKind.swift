@@ -20,6 +20,46 @@ enum DictionarySlotKind: Sendable {
     case modelArray(ModelObject.Type, wrap: @Sendable ([ModelObject]) -> Any, unwrap: @Sendable (Any) -> [ModelObject])
     case generic
 
+    /// The kind without its payload, which a switch reads without retaining
+    /// anything (a switch over the kind itself copies its closures).
+    enum Code: UInt8, Sendable {
+        case int, string, bool, double, date
+        case optionalInt, optionalString, optionalBool, optionalDouble, optionalDate
+        case strings, ints, doubles, bools
+        case model, optionalModel, modelArray, generic
+    }
+
+    var code: Code {
+        switch self {
+        case .int: .int
+        case .string: .string
+        case .bool: .bool
+        case .double: .double
+        case .date: .date
+        case .optionalInt: .optionalInt
+        case .optionalString: .optionalString
+        case .optionalBool: .optionalBool
+        case .optionalDouble: .optionalDouble
+        case .optionalDate: .optionalDate
+        case .strings: .strings
+        case .ints: .ints
+        case .doubles: .doubles
+        case .bools: .bools
+        case .model: .model
+        case .optionalModel: .optionalModel
+        case .modelArray: .modelArray
+        case .generic: .generic
+        }
+    }
+
+    /// The model class of a model, optional model or array of models slot.
+    var modelType: ModelObject.Type? {
+        switch self {
+        case .model(let type), .optionalModel(let type, _, _), .modelArray(let type, _, _): type
+        default: nil
+        }
+    }
+
     /// The kind of a slot holding `type`, whose dates are saved with `dateStrategy`.
     static func of(_ type: Any.Type, dateStrategy: DateStrategy) -> DictionarySlotKind {
         switch ObjectIdentifier(type) {

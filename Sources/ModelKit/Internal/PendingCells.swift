@@ -126,3 +126,42 @@ final class PendingCells: ManagedBuffer<PendingCells.Header, SlotCell> {
         }
     }
 }
+
+/// Where a direct decoding path puts the values it decodes, typed, by slot:
+/// a `PendingCells` row, applied later all at once, or the cells of a new
+/// object (`UnsharedCells`).
+protocol DecodedSlots {
+    /// Puts `value`, of exactly the slot's type, in the cell of `slot`.
+    func put<Value>(_ value: Value, slot: Int)
+    /// Puts `value`, of the slot's exact type (or convertible to it by `as!`), in the cell of `slot`.
+    func set(_ value: Any, slot: Int)
+    /// Puts the value of `shape` (the slot's type) holding `models` in the cell of `slot`.
+    func put(_ models: [ModelObject], shape: any JSONModelShape.Type, slot: Int)
+}
+
+extension PendingCells: DecodedSlots {}
+
+/// The cells of an object that is being created and that nothing else
+/// holds yet (no other thread, observer or change record can see it), which
+/// a direct decoding path fills in place, replacing the defaults, without
+/// the lock. If decoding fails, the object is dropped, or its values are
+/// all replaced by the `ModelValue` path, so nothing half-loaded is seen.
+struct UnsharedCells: DecodedSlots {
+    let cells: UnsafeMutableRawPointer
+    unowned(unsafe) let layout: ClassLayout
+
+    @inline(__always)
+    func put<Value>(_ value: Value, slot: Int) {
+        SlotCell.pointer(cells + slot &* SlotCell.size, as: Value.self).pointee = value
+    }
+
+    func set(_ value: Any, slot: Int) {
+        layout.codecs[slot].assignCell(cells + slot &* SlotCell.size, value)
+    }
+
+    func put(_ models: [ModelObject], shape: any JSONModelShape.Type, slot: Int) {
+        let cell = cells + slot &* SlotCell.size
+        if !layout.slotIsPlainData[slot] { layout.slotTypes[slot]._destroyStoredValue(at: cell) }
+        shape.initializeCell(cell, holding: models)
+    }
+}

@@ -246,10 +246,7 @@ open class ModelObject: @unchecked Sendable {
         self.init()
         // Straight from the dictionary when the direct path can; otherwise,
         // and for every error, through ModelValue.
-        if let members = directlyDecodedMembers(dictionary) {
-            apply(members, recordingChanges: false, replacingBag: true)
-            return
-        }
+        if directlyDecodedInPlace(dictionary) { return }
         apply(
             try decodePendingRoot(PropertyListBridge.members(of: dictionary)), recordingChanges: false,
             replacingBag: true)

@@ -36,6 +36,14 @@ enum DictionaryModelDecoder {
     struct Members {
         /// The decoded values, typed in their slots' cells.
         var cells: PendingCells
+        var rest: Rest
+        var unknown: ModelValue.Object? { rest.unknown }
+        var newerVersion: Int? { rest.newerVersion }
+        var bag: ModelValue.Object { rest.bag }
+    }
+
+    /// What decoding gives besides the slots' values.
+    struct Rest {
         /// The keys the class does not save; `nil` when there are none, so
         /// that passing the members around touches one reference, not three.
         var unknown: ModelValue.Object?
@@ -55,11 +63,22 @@ enum DictionaryModelDecoder {
     ) throws -> Members? {
         // Rules are checked on the ModelValue path only.
         guard layout.problems.isEmpty, !layout.hasRules else { return nil }
-        var members = Members(cells: PendingCells.make(layout: layout))
+        let cells = PendingCells.make(layout: layout)
+        guard let rest = try decodeMembers(dictionary, layout: layout, depth: depth, into: cells) else { return nil }
+        return Members(cells: cells, rest: rest)
+    }
+
+    /// Decodes `dictionary` as `decodeMembers(_:layout:depth:)` does, putting
+    /// the slots' values in `slots`; returns what goes elsewhere.
+    static func decodeMembers<Slots: DecodedSlots>(
+        _ dictionary: [String: Any], layout: ClassLayout, depth: Int, into slots: Slots
+    ) throws -> Rest? {
+        guard layout.problems.isEmpty, !layout.hasRules else { return nil }
+        var members = Rest()
         for (key, value) in dictionary {
             switch target(of: key, layout: layout) {
             case let offset where offset >= 0:
-                try fillSlot(value, offset: offset, layout: layout, depth: depth, into: members.cells)
+                try fillSlot(value, offset: offset, layout: layout, depth: depth, into: slots)
             case JSONDecodingPlan.versionTarget:
                 let version: Int
                 if Swift.type(of: value) == Int.self {
@@ -133,28 +152,26 @@ enum DictionaryModelDecoder {
     {
         guard depth <= directDepth else { return nil }
         let object = type.init()
+        // A new object that nobody else holds: its own cells are filled, and
+        // on a failure it is dropped with whatever they hold.
         let decoded =
             depth < 2 * StackGuard.uncheckedLevels
-            ? try decodeMembers(dictionary, layout: object.layout, depth: depth)
+            ? try decodeMembers(dictionary, layout: object.layout, depth: depth, into: object.unsharedCells)
             : try StackGuard.continuingOnLargeStack {
-                try decodeMembers(dictionary, layout: object.layout, depth: depth)
+                try decodeMembers(dictionary, layout: object.layout, depth: depth, into: object.unsharedCells)
             }
-        guard let members = decoded else { return nil }
-        object.withState { state in
-            members.cells.move(into: &state)
-            state.bag = ExtensibleBag(members.bag)
-            if let newer = members.newerVersion { state.loadedNewerVersion = newer }
-        }
+        guard let rest = decoded else { return nil }
+        object.apply(rest)
         return object
     }
 
     /// Reads the slot at `offset` from `value`, a member of an object at
     /// bridge depth `depth`, into its cell in `cells`: common types typed,
     /// with no box and no cast, anything else through the slot's codec.
-    private static func fillSlot(
-        _ value: Any, offset: Int, layout: ClassLayout, depth: Int, into cells: PendingCells
+    private static func fillSlot<Slots: DecodedSlots>(
+        _ value: Any, offset: Int, layout: ClassLayout, depth: Int, into cells: Slots
     ) throws {
-        switch layout.dictionaryKinds[offset] {
+        switch layout.dictionaryCodes[offset] {
         case .int:
             if let number = ExactType.value(value, as: Int.self) { return cells.put(number, slot: offset) }
         case .double:
@@ -215,20 +232,21 @@ enum DictionaryModelDecoder {
             if let array = ExactType.value(value, as: [Any].self), let flags = elements(of: array, as: Bool.self) {
                 return cells.put(flags, slot: offset)
             }
-        case .model(let model):
+        case .model:
             if let dictionary = ExactType.value(value, as: [String: Any].self),
-                let object = try decodeModel(model, dictionary, depth: depth + 1)
+                let object = try decodeModel(layout.dictionaryKinds[offset].modelType!, dictionary, depth: depth + 1)
             {
                 return put([object], offset: offset, layout: layout, into: cells)
             }
-        case .optionalModel(let model, _, _):
+        case .optionalModel:
             if let dictionary = ExactType.value(value, as: [String: Any].self),
-                let object = try decodeModel(model, dictionary, depth: depth + 1)
+                let object = try decodeModel(layout.dictionaryKinds[offset].modelType!, dictionary, depth: depth + 1)
             {
                 return put([object], offset: offset, layout: layout, into: cells)
             }
             if isNull(value) { return put([], offset: offset, layout: layout, into: cells) }
-        case .modelArray(let model, _, _):
+        case .modelArray:
+            let model = layout.dictionaryKinds[offset].modelType!
             if let dictionaries = ExactType.value(value, as: [[String: Any]].self),
                 let models = try decodeModels(model, dictionaries, depth: depth)
             {
@@ -248,7 +266,9 @@ enum DictionaryModelDecoder {
 
     /// Puts the value of the model slot at `offset` holding `models` in its
     /// cell, typed through the slot's shape.
-    private static func put(_ models: [ModelObject], offset: Int, layout: ClassLayout, into cells: PendingCells) {
+    private static func put<Slots: DecodedSlots>(
+        _ models: [ModelObject], offset: Int, layout: ClassLayout, into cells: Slots
+    ) {
         // Every model kind's slot type is a JSONModelShape (see JSONSlotKind.of).
         cells.put(models, shape: layout.shapes[offset]!, slot: offset)
     }
@@ -325,6 +345,37 @@ extension ModelObject {
     /// `nil` when the `ModelValue` path must decode it (and report any error).
     func directlyDecodedMembers(_ dictionary: [String: Any]) -> DictionaryModelDecoder.Members? {
         try? DictionaryModelDecoder.decodeMembers(dictionary, layout: layout, depth: 1)
+    }
+
+    /// The cells of this object, new and not yet shared, which the direct
+    /// path fills in place (see `UnsharedCells`).
+    var unsharedCells: UnsharedCells { UnsharedCells(cells: storage.cells, layout: layout) }
+
+    /// Loads `dictionary` into this new object, not yet shared, by the
+    /// direct path, in place; `false` when the `ModelValue` path must load
+    /// it (and report any error), after which it replaces every value the
+    /// direct path put in place.
+    func directlyDecodedInPlace(_ dictionary: [String: Any]) -> Bool {
+        // Older data is upgraded on the ModelValue path, which may apply
+        // other keys than the data's: look before putting anything in place.
+        if let versionKey = layout.versionKey, let version = dictionary[versionKey],
+            ExactType.value(version, as: Int.self).map({ $0 < layout.version }) ?? true
+        {
+            return false
+        }
+        guard let rest = try? DictionaryModelDecoder.decodeMembers(dictionary, layout: layout, depth: 1, into: unsharedCells)
+        else { return false }
+        apply(rest)
+        return true
+    }
+
+    /// Applies what the direct path decoded besides the values of a new
+    /// object, whose cells it filled.
+    func apply(_ rest: DictionaryModelDecoder.Rest) {
+        withState { state in
+            state.bag = ExtensibleBag(rest.bag)
+            if let newer = rest.newerVersion { state.loadedNewerVersion = newer }
+        }
     }
 
     /// Applies members decoded by the direct path, as `apply(_:recordingChanges:replacingBag:)` does.

@@ -51,7 +51,7 @@ enum DictionaryModelEncoder {
 
     /// The members of `object`, of the class of `layout`, at depth `depth`.
     private static func members(of object: ModelObject, layout: ClassLayout, depth: Int) throws -> [String: Any] {
-        let kinds = layout.dictionaryKinds
+        let codes = layout.dictionaryCodes
         let metadataCount = (layout.typeKey == nil ? 0 : 1) + (layout.versionKey == nil ? 0 : 1)
         var result: [String: Any] = [:]
         // Scalars are read where they lie, typed, under the object's lock;
@@ -72,10 +72,11 @@ enum DictionaryModelEncoder {
                     skipsBagKeys = true
                 }
             }
-            result = Dictionary(minimumCapacity: metadataCount + layout.savedOrder.count + bagWritten)
+            let capacity = metadataCount + layout.savedOrder.count + bagWritten
+            result = capacity <= layout.emptyDictionary.capacity ? layout.emptyDictionary : Dictionary(minimumCapacity: capacity)
             for offset in layout.savedOrder {
                 let key = layout.slots[offset].key
-                switch kinds[offset] {
+                switch codes[offset] {
                 case .int: result[key] = state.value(at: offset, as: Int.self)
                 case .double: result[key] = state.value(at: offset, as: Double.self)
                 case .bool: result[key] = state.value(at: offset, as: Bool.self)
@@ -104,7 +105,12 @@ enum DictionaryModelEncoder {
                 case .model, .optionalModel, .modelArray:
                     // Read typed from the cell, written once the lock is released.
                     if let shape = layout.shapes[offset] {
-                        later.append((offset, .models(shape.models(inCell: state.cells + offset &* SlotCell.size))))
+                        let models = shape.models(inCell: state.cells + offset &* SlotCell.size)
+                        if models.isEmpty, codes[offset] == .modelArray {
+                            result[key] = [Any]()  // nothing to write later
+                        } else {
+                            later.append((offset, .models(models)))
+                        }
                     } else {
                         later.append((offset, .value(state.value(at: offset))))
                     }
@@ -118,7 +124,7 @@ enum DictionaryModelEncoder {
         if let versionKey = layout.versionKey { result[versionKey] = max(layout.version, newerVersion ?? 0) }
         for (offset, taken) in later {
             let key = layout.slots[offset].key
-            switch (kinds[offset], taken) {
+            switch (layout.dictionaryKinds[offset], taken) {
             case (.model, .models(let models)):
                 result[key] = try dictionary(of: models[0], depth: depth + 1)
             case (.optionalModel, .models(let models)):

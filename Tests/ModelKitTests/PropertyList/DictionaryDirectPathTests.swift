@@ -454,6 +454,55 @@ import Testing
         }
     }
 
+    /// Version 2 calls version 1's "title" "name", and saves a new "title".
+    final class Renamed: ModelObject, @unchecked Sendable {
+        override class var version: Int { 2 }
+        @Saved var name = ""
+        @Saved var title = "untitled"
+        @Saved var extra = 0
+
+        override class func upgrade(_ values: inout [String: ModelValue], from version: Int) throws {
+            if version < 2 { values["name"] = values.removeValue(forKey: "title") }
+        }
+    }
+
+    /// A new object is filled in place; older data, which an upgrade may
+    /// rename, is not, so no value of the old data's keys stays where the
+    /// upgrade did not put it, whatever order the dictionary gives its keys.
+    @Test func olderDataLoadsAsItsUpgradeSays() throws {
+        for filler in 0..<40 {
+            var dictionary: [String: Any] = ["version": 1, "title": "Old title", "extra": filler]
+            for index in 0..<filler % 8 { dictionary["unknown\(index)"] = index }
+            let loaded = try Renamed(dictionary: dictionary)
+            #expect(loaded.name == "Old title")
+            #expect(loaded.title == "untitled", "keys in the order \(Array(dictionary.keys))")
+            #expect(loaded.extra == filler)
+            #expect(!loaded.hasChanges)
+        }
+        // Current data is read directly.
+        let current: [String: Any] = ["version": 2, "name": "n", "title": "t", "extra": 1]
+        #expect(Self.isReadDirectly(Renamed.self, current))
+        let loaded = try Renamed(dictionary: current)
+        #expect([loaded.name, loaded.title] == ["n", "t"])
+    }
+
+    /// A value the direct path cannot take, after others it put in place,
+    /// leaves the loading to the ModelValue path, whose values replace them.
+    @Test func aFallbackReplacesWhatWasPutInPlace() throws {
+        for filler in 0..<20 {
+            var dictionary: [String: Any] = ["name": "n", "title": "t", "extra": "not a number"]
+            for index in 0..<filler % 8 { dictionary["unknown\(index)"] = index }
+            let error = #expect(throws: ModelError.self) { try Renamed(dictionary: dictionary) }
+            #expect(error?.keyPath.description == "extra")
+            // An NSNumber is not read directly; the ModelValue path converts it.
+            dictionary["extra"] = NSNumber(value: 7)
+            let loaded = try Renamed(dictionary: dictionary)
+            #expect([loaded.name, loaded.title] == ["n", "t"])
+            #expect(loaded.extra == 7)
+            #expect(loaded.extensibleProperties.count == filler % 8)
+        }
+    }
+
     @Test func deepGraphsAndCyclesBehaveAsBefore() throws {
         // Deeper than the direct paths recurse: the ModelValue path does the rest.
         var dictionary: [String: Any] = ["name": "bottom"]
