@@ -73,6 +73,9 @@ final class ClassLayout: Sendable {
     /// For each key, the dependent keys whose observers hear of its changes
     /// (from ``ModelObject/keysAffectingValue(forKey:)``), with the key itself.
     let affectedKeys: [String: [String]]
+    /// The observation key paths of each slot's dependent keys, by offset
+    /// (empty for most): what a tracked change of the slot also reports.
+    nonisolated(unsafe) let affectedKeyPaths: [[KeyPath<ModelObject, Int>]]
 
     var slotCount: Int { slots.count }
     /// Each slot's codec, by offset.
@@ -139,6 +142,7 @@ final class ClassLayout: Sendable {
             }
         }
         affectedKeys = affected
+        affectedKeyPaths = slots.map { slot in (affected[slot.key] ?? []).map(ModelObject.observationKeyPath) }
     }
 
     /// The declaration error, if the class has problems.

@@ -17,9 +17,12 @@ final class ObservationCenter: @unchecked Sendable {
         let handler: (ModelChange) -> Void
     }
 
-    var observers: [Observer] = []
-    var streams: [Int: AsyncStream<String>.Continuation] = [:]
-    var nextID = 0
+    // Only touched under the object's lock, which already orders every
+    // access: the runtime's exclusivity checks would cost more than a
+    // tracked change itself.
+    @exclusivity(unchecked) var observers: [Observer] = []
+    @exclusivity(unchecked) var streams: [Int: AsyncStream<String>.Continuation] = [:]
+    @exclusivity(unchecked) var nextID = 0
 
     @usableFromInline init() {}
 

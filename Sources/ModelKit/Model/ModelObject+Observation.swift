@@ -185,12 +185,25 @@ extension ModelObject {
     /// Tells observation tracking that the slot changed, when nobody else
     /// listens: the registrar alone, without queueing.
     @usableFromInline
-    final func _notifyTracking(_ slot: Int, _ center: ObservationCenter) {
-        let keyPath = layout.observationKeyPaths[slot]
-        center.registrar.willSet(self, keyPath: keyPath)
-        center.registrar.didSet(self, keyPath: keyPath)
-        for dependent in layout.affectedKeys[layout.slots[slot].key] ?? [] {
-            let dependentPath = Self.observationKeyPath(dependent)
+    final func _notifyTracking(_ slot: Int, _ center: Unmanaged<ObservationCenter>) {
+        // Borrowed, not retained: layouts and their key paths live as long
+        // as the process, and the center as long as the object.
+        let layout = Unmanaged.passUnretained(self.layout)
+        layout._withUnsafeGuaranteedRef { layout in
+            center._withUnsafeGuaranteedRef { center in
+                Unmanaged.passUnretained(layout.observationKeyPaths[slot])._withUnsafeGuaranteedRef { keyPath in
+                    center.registrar.willSet(self, keyPath: keyPath)
+                    center.registrar.didSet(self, keyPath: keyPath)
+                }
+                guard !layout.affectedKeyPaths[slot].isEmpty else { return }
+                notifyDependents(slot, center)
+            }
+        }
+    }
+
+    /// Tells observation tracking that the keys depending on the slot changed.
+    private func notifyDependents(_ slot: Int, _ center: ObservationCenter) {
+        for dependentPath in layout.affectedKeyPaths[slot] {
             center.registrar.willSet(self, keyPath: dependentPath)
             center.registrar.didSet(self, keyPath: dependentPath)
         }

@@ -314,9 +314,12 @@ open class ModelObject: @unchecked Sendable {
     @inlinable
     @inline(__always)
     final func withState<Result>(_ body: (inout ModelState) throws -> Result) rethrows -> Result {
-        storage.lock()
-        defer { storage.unlock() }
-        return try storage.withUnsafeMutablePointerToHeader { try body(&$0.pointee) }
+        // Not retained: the object holds its storage for its whole life.
+        try Unmanaged.passUnretained(storage)._withUnsafeGuaranteedRef { storage in
+            storage.lock()
+            defer { storage.unlock() }
+            return try storage.withUnsafeMutablePointerToHeader { try body(&$0.pointee) }
+        }
     }
 
     /// Reads the value of the slot whose wrapper pushed at `position`.
@@ -324,19 +327,29 @@ open class ModelObject: @unchecked Sendable {
     @inline(__always)
     final func _readSlot<Value>(at position: Int, as type: Value.Type) -> Value {
         let slot = position &- slotBase
-        let storage = self.storage
-        storage.lock()
-        let (value, center) = storage.withUnsafeMutablePointerToHeader { header -> (Value, ObservationCenter) in
-            if header.pointee.mutatingSlots.contains(slot) {
+        // Neither is retained: the object holds its storage for its whole
+        // life, and the storage its observation center once made.
+        let (value, center) = Unmanaged.passUnretained(storage)._withUnsafeGuaranteedRef {
+            storage -> (Value, Unmanaged<ObservationCenter>) in
+            storage.lock()
+            return storage.withUnsafeMutablePointerToHeader { header -> (Value, Unmanaged<ObservationCenter>) in
+                if header.pointee.mutatingSlots.contains(slot) {
+                    storage.unlock()
+                    _overlappingAccess(slot: slot)
+                }
+                // The registrar comes into being with the first read: a tracker
+                // can only be watching an object it has read.
+                let center: Unmanaged<ObservationCenter>
+                if let existing = header.pointee.observation {
+                    center = Unmanaged.passUnretained(existing)
+                } else {
+                    center = Unmanaged.passUnretained(ModelObject._makeObservationCenter(&header.pointee))
+                }
+                let value = SlotCell.pointer(header.pointee.cells + slot &* SlotCell.size, as: Value.self).pointee
                 storage.unlock()
-                _overlappingAccess(slot: slot)
+                return (value, center)
             }
-            // The registrar comes into being with the first read: a tracker
-            // can only be watching an object it has read.
-            let center = header.pointee.observation ?? ModelObject._makeObservationCenter(&header.pointee)
-            return (SlotCell.pointer(header.pointee.cells + slot &* SlotCell.size, as: Value.self).pointee, center)
         }
-        storage.unlock()
         _trackRead(slot, center)
         return value
     }
@@ -359,7 +372,7 @@ open class ModelObject: @unchecked Sendable {
             }
             guard center.hasListeners || state.lockHolds > 0 else {
                 value.pointee = newValue
-                return .tracked(center)
+                return .tracked(Unmanaged.passUnretained(center))
             }
             let old = value.pointee
             value.pointee = newValue
@@ -378,8 +391,9 @@ open class ModelObject: @unchecked Sendable {
     @usableFromInline
     enum SlotWrite {
         case unchanged, changed, changedAndObserved, overlapping
-        /// Changed; only observation tracking can be listening.
-        case tracked(ObservationCenter)
+        /// Changed; only observation tracking can be listening (the
+        /// center, which the object's storage holds, unretained).
+        case tracked(Unmanaged<ObservationCenter>)
     }
 
     @usableFromInline
@@ -391,8 +405,12 @@ open class ModelObject: @unchecked Sendable {
 
     /// Tells the registrar that the slot was read (for `withObservationTracking`).
     @usableFromInline
-    final func _trackRead(_ slot: Int, _ center: ObservationCenter) {
-        center.registrar.access(self, keyPath: layout.observationKeyPaths[slot])
+    final func _trackRead(_ slot: Int, _ center: Unmanaged<ObservationCenter>) {
+        // Borrowed, not retained: layouts and their key paths live as long as the process.
+        let keyPath = Unmanaged.passUnretained(layout.observationKeyPaths[slot])
+        keyPath._withUnsafeGuaranteedRef { keyPath in
+            center._withUnsafeGuaranteedRef { $0.registrar.access(self, keyPath: keyPath) }
+        }
     }
 
     /// Queues the change of a slot for observers (lock held).
@@ -447,7 +465,7 @@ open class ModelObject: @unchecked Sendable {
             header.pointee.lockHolds -= 1
             guard let center = header.pointee.observation else { return .changed }
             // Only observation tracking can hear it: tell the registrar directly.
-            guard center.hasListeners || header.pointee.lockHolds > 0 else { return .tracked(center) }
+            guard center.hasListeners || header.pointee.lockHolds > 0 else { return .tracked(Unmanaged.passUnretained(center)) }
             _queueMutation(slot, &header.pointee)
             return .changedAndObserved
         }
