@@ -274,18 +274,17 @@ struct JSONReader {
 
     /// Moves the last `count` keys into an exactly sized array.
     private mutating func takeKeys(_ count: Int) -> [String] {
+        var taken: [String] = []
+        taken.reserveCapacity(count)
         let start = keys.count - count
-        let taken = keys.withUnsafeMutableBufferPointer { stack in
-            let first = stack.baseAddress! + start
-            let array = [String](unsafeUninitializedCapacity: count) { buffer, initialized in
-                buffer.baseAddress!.moveInitialize(from: first, count: count)
-                initialized = count
+        // Move rather than copy, leaving trivial placeholders, so that no key is retained and released.
+        keys.withUnsafeMutableBufferPointer { stack in
+            for offset in 0..<count {
+                taken.append((stack.baseAddress! + start + offset).move())
+                (stack.baseAddress! + start + offset).initialize(to: "")
             }
-            // Move rather than copy, leaving trivial placeholders, so that no key is retained and released.
-            first.initialize(repeating: "", count: count)
-            return array
         }
-        keys.removeLast(count)
+        for _ in 0..<count { keys.removeLast() }
         return taken
     }
 
@@ -311,19 +310,20 @@ struct JSONReader {
 
     /// Moves the values from `start` to the end of the value stack into an
     /// array of `capacity` (exactly sized unless more is asked for).
+    ///
+    /// (Element by element: `Array(unsafeUninitializedCapacity:)` and
+    /// `removeLast(_:)` are not specialised here and cost several times more.)
     private mutating func takeValues(from start: Int, capacity: Int = 0) -> [ModelValue] {
         let count = values.count - start
-        let taken = values.withUnsafeMutableBufferPointer { stack in
-            let first = stack.baseAddress! + start
-            let array = [ModelValue](unsafeUninitializedCapacity: max(count, capacity)) { buffer, initialized in
-                buffer.baseAddress!.moveInitialize(from: first, count: count)
-                initialized = count
+        var taken: [ModelValue] = []
+        taken.reserveCapacity(max(count, capacity))
+        values.withUnsafeMutableBufferPointer { stack in
+            for offset in 0..<count {
+                taken.append((stack.baseAddress! + start + offset).move())
+                (stack.baseAddress! + start + offset).initialize(to: .null)
             }
-            // The stack still counts the slots moved from: fill them with a value that releases nothing.
-            first.initialize(repeating: .null, count: count)
-            return array
         }
-        values.removeLast(count)
+        for _ in 0..<count { values.removeLast() }
         return taken
     }
 
