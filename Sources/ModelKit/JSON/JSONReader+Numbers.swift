@@ -117,14 +117,20 @@ extension JSONReader {
     /// The first index at or after `index` that does not hold a digit, or `count`.
     @inline(__always)
     func skipDigits(from index: Int) -> Int {
+        JSONReader.digitsEnd(base, count: count, from: index)
+    }
+
+    /// ``skipDigits(from:)`` on the `count` bytes at `base`.
+    @inline(__always)
+    static func digitsEnd(_ base: UnsafePointer<UInt8>, count: Int, from index: Int) -> Int {
         var index = index
         // A word at a time, the last one too: numbers are followed by more text.
         while index + 8 <= count {
-            let digits = JSONReader.leadingDigitCount(loadWord(at: index))
+            let digits = leadingDigitCount(loadWord(base, at: index))
             index &+= digits
             if digits < 8 { return index }
         }
-        while index < count, isDigit(base[index]) { index += 1 }
+        while index < count, base[index] &- JSONByte.zero < 10 { index += 1 }
         return index
     }
 

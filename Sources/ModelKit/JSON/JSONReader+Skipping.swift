@@ -95,7 +95,7 @@ extension JSONReader {
                 guard hasLiteral(0x6C6C_756E, length: 4, at: index) else { return nil }
                 index += 4
             case JSONByte.minus, JSONByte.zero...JSONByte.nine:
-                guard let next = scanNumber(at: index) else { return nil }
+                guard let next = JSONReader.scanNumber(base, count: count, at: index) else { return nil }
                 index = next
             default:
                 return nil
@@ -271,8 +271,10 @@ extension JSONReader {
     }
 
     /// Scans the string whose quote is at `index`; returns the index after its closing quote.
+    /// (`mutating` only so that the mutating scan passes the reader in place: a
+    /// non-mutating call from it copies the whole reader each time.)
     @inline(__always)
-    private func scanString(at index: Int) -> Int? {
+    private mutating func scanString(at index: Int) -> Int? {
         let start = index + 1
         var cursor = start
         var highBits: UInt8 = 0
@@ -374,6 +376,16 @@ extension JSONReader {
     /// the full reader, which refuses it or reads it.
     @inline(__always)
     func scanNumber(at index: Int) -> Int? {
+        JSONReader.scanNumber(base, count: count, at: index)
+    }
+
+    /// ``scanNumber(at:)`` on the `count` bytes at `base`. (Static, given the
+    /// bytes: a method called from the mutating scan copies the whole reader
+    /// each time.)
+    @inline(__always)
+    static func scanNumber(_ base: UnsafePointer<UInt8>, count: Int, at index: Int) -> Int? {
+        func isDigit(_ byte: UInt8) -> Bool { byte &- JSONByte.zero < 10 }
+        func skipDigits(from index: Int) -> Int { JSONReader.digitsEnd(base, count: count, from: index) }
         var cursor = index
         if base[cursor] == JSONByte.minus { cursor += 1 }
         guard cursor < count, isDigit(base[cursor]) else { return nil }

@@ -96,6 +96,39 @@ extension JSONReader {
     @inline(__always)
     func skipPlainText(from index: Int, highBits: inout UInt8) -> Int {
         var index = index
+        // Sixteen bytes at a time while they last: most keys and many values
+        // end within the first chunk. (Masks are read through their bytes:
+        // `any` and the reductions compile to loops here.)
+        if index + 16 <= count {
+            let quotes = SIMD16<UInt8>(repeating: JSONByte.quote)
+            let backslashes = SIMD16<UInt8>(repeating: JSONByte.backslash)
+            let controls = SIMD16<UInt8>(repeating: 0x1F)
+            var passed: UInt64 = 0
+            repeat {
+                let chunk = UnsafeRawPointer(base + index).loadUnaligned(as: SIMD16<UInt8>.self)
+                let special = (chunk .== quotes) .| (chunk .== backslashes) .| (chunk .<= controls)
+                let low = JSONByte.lanes(of: special, half: 0)
+                let high = JSONByte.lanes(of: special, half: 1)
+                let words = unsafeBitCast(chunk, to: SIMD2<UInt64>.self)
+                if low | high != 0 {
+                    // Only the bytes before the stop count as passed.
+                    if low != 0 {
+                        let stop = low.trailingZeroBitCount >> 3
+                        passed |= words[0] & ~(UInt64.max << UInt64(8 * stop))
+                        index &+= stop
+                    } else {
+                        let stop = high.trailingZeroBitCount >> 3
+                        passed |= words[0] | words[1] & ~(UInt64.max << UInt64(8 * stop))
+                        index &+= 8 &+ stop
+                    }
+                    if passed & 0x8080_8080_8080_8080 != 0 { highBits |= 0x80 }
+                    return index
+                }
+                passed |= words[0] | words[1]
+                index &+= 16
+            } while index + 16 <= count
+            if passed & 0x8080_8080_8080_8080 != 0 { highBits |= 0x80 }
+        }
         let highs: UInt64 = 0x8080_8080_8080_8080
         var seen: UInt64 = 0
         // Eight bytes at a time.
