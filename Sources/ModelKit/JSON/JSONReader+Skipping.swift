@@ -362,6 +362,16 @@ extension JSONReader {
                 let lead = word & 0xFF
                 if word & 0x00C0_C0F0 == 0x0080_80E0, lead != 0xE0, lead != 0xED {
                     index += 3
+                    // Such text comes in runs: two more sequences per load while it lasts.
+                    while index + 6 <= end, index + 8 <= count {
+                        let pair = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+                        let first = pair & 0xFF
+                        let second = pair >> 24 & 0xFF
+                        guard pair & 0x0000_C0C0_F0C0_C0F0 == 0x0000_8080_E080_80E0, first != 0xE0, first != 0xED,
+                            second != 0xE0, second != 0xED
+                        else { break }
+                        index += 6
+                    }
                     continue
                 }
             }
