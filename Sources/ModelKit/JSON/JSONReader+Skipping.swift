@@ -171,9 +171,9 @@ extension JSONReader {
         guard index < count, base[index] == JSONByte.quote else { return nil }
         let start = index + 1
         var highBits: UInt8 = 0
-        let end = skipPlainText(from: start, highBits: &highBits)
+        let end = JSONReader.skipPlainText(base, count: count, from: start, highBits: &highBits)
         guard end < count, base[end] == JSONByte.quote else { return nil }
-        if highBits & 0x80 != 0, !isValidUTF8(from: start, to: end) { return nil }
+        if highBits & 0x80 != 0, !JSONReader.isValidUTF8(base, count: count, from: start, to: end) { return nil }
         if recordingHash { scanKeyHashes.append(scanHash(from: start, count: end - start)) }
         let colon = whitespaceEnd(from: end + 1)
         guard colon < count, base[colon] == JSONByte.colon else { return nil }
@@ -279,11 +279,11 @@ extension JSONReader {
         var cursor = start
         var highBits: UInt8 = 0
         while true {
-            cursor = skipPlainText(from: cursor, highBits: &highBits)
+            cursor = JSONReader.skipPlainText(base, count: count, from: cursor, highBits: &highBits)
             guard cursor < count else { return nil }
             let byte = base[cursor]
             if byte == JSONByte.quote {
-                if highBits & 0x80 != 0, !isValidUTF8(from: start, to: cursor) { return nil }
+                if highBits & 0x80 != 0, !JSONReader.isValidUTF8(base, count: count, from: start, to: cursor) { return nil }
                 return cursor + 1
             }
             guard byte == JSONByte.backslash, let next = scanEscape(at: cursor) else { return nil }
@@ -340,6 +340,11 @@ extension JSONReader {
     /// Whether the bytes from `start` to `end` are well-formed UTF-8.
     @inline(__always)
     func isValidUTF8(from start: Int, to end: Int) -> Bool {
+        JSONReader.isValidUTF8(base, count: count, from: start, to: end)
+    }
+
+    /// ``isValidUTF8(from:to:)`` on the `count` bytes at `base`.
+    static func isValidUTF8(_ base: UnsafePointer<UInt8>, count: Int, from start: Int, to end: Int) -> Bool {
         var index = start
         while index < end {
             // ASCII runs eight bytes at a time.
@@ -375,7 +380,7 @@ extension JSONReader {
                     continue
                 }
             }
-            guard let length = validUTF8Length(at: index), index + length <= end else { return false }
+            guard let length = validUTF8Length(base, count: count, at: index), index + length <= end else { return false }
             index += length
         }
         return true

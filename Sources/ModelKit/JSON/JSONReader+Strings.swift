@@ -14,7 +14,7 @@ extension JSONReader {
         var index = start
         var highBits: UInt8 = 0
         while true {
-            index = skipPlainText(from: index, highBits: &highBits)
+            index = JSONReader.skipPlainText(base, count: count, from: index, highBits: &highBits)
             guard index < count else { throw unterminatedStringError(start: start) }
             let byte = base[index]
             if byte == JSONByte.quote {
@@ -49,7 +49,7 @@ extension JSONReader {
     mutating func readKey() throws(ModelError) -> (String, UInt64) {
         let start = position + 1
         var highBits: UInt8 = 0
-        let end = skipPlainText(from: start, highBits: &highBits)
+        let end = JSONReader.skipPlainText(base, count: count, from: start, highBits: &highBits)
         guard end < count, base[end] == JSONByte.quote else {
             // Escapes, a control character or the end of the input: the general path.
             let key = try readString()
@@ -95,6 +95,14 @@ extension JSONReader {
     /// whose top bit then says whether any of them was outside ASCII.
     @inline(__always)
     func skipPlainText(from index: Int, highBits: inout UInt8) -> Int {
+        JSONReader.skipPlainText(base, count: count, from: index, highBits: &highBits)
+    }
+
+    /// ``skipPlainText(from:highBits:)`` on the `count` bytes at `base`.
+    /// (The scanners call these static forms: a method called from a
+    /// mutating one copies the whole reader each time it is not inlined.)
+    @inline(__always)
+    static func skipPlainText(_ base: UnsafePointer<UInt8>, count: Int, from index: Int, highBits: inout UInt8) -> Int {
         var index = index
         // Sixteen bytes at a time while they last: most keys and many values
         // end within the first chunk. (Masks are read through their bytes:
@@ -186,7 +194,7 @@ extension JSONReader {
         var highBits: UInt8 = 0
         while true {
             let runStart = index
-            index = skipPlainText(from: index, highBits: &highBits)
+            index = JSONReader.skipPlainText(base, count: count, from: index, highBits: &highBits)
             if index > runStart {
                 scratch.append(contentsOf: UnsafeBufferPointer(start: base + runStart, count: index - runStart))
             }
@@ -288,6 +296,11 @@ extension JSONReader {
     /// continuation byte, an overlong form, an encoded surrogate, a scalar
     /// beyond U+10FFFF, or a sequence cut short.
     func validUTF8Length(at index: Int) -> Int? {
+        JSONReader.validUTF8Length(base, count: count, at: index)
+    }
+
+    /// ``validUTF8Length(at:)`` on the `count` bytes at `base`.
+    static func validUTF8Length(_ base: UnsafePointer<UInt8>, count: Int, at index: Int) -> Int? {
         let lead = base[index]
         let length: Int
         var low: UInt8 = 0x80
