@@ -135,7 +135,7 @@ struct JSONModelDecoder {
             var bagKeyRange: Range<Int>?
             let keyStart = reader.position + 1
             var highBits: UInt8 = 0
-            let keyEnd = reader.skipPlainText(from: keyStart, highBits: &highBits)
+            let keyEnd = JSONReader.skipPlainText(reader.base, count: reader.count, from: keyStart, highBits: &highBits)
             if keyEnd < reader.count, reader.base[keyEnd] == JSONByte.quote,
                 let entry = plan.entry(
                     matching: reader.base + keyStart, count: keyEnd - keyStart, predicted: predicted)

@@ -43,12 +43,18 @@ extension JSONReader {
     func keyPath(includingCurrentMember: Bool) -> ModelKeyPath {
         var components: [ModelKeyPath.Component] = []
         components.reserveCapacity(frames.count)
+        var largeArray = 0
         for level in frames.indices {
             let frame = frames[level]
             let isTop = level == frames.count - 1
             if isTop && !includingCurrentMember { break }
             let valueEnd = isTop ? values.count : frames[level + 1].valueStart
-            let completed = valueEnd - frame.valueStart
+            var completed = valueEnd - frame.valueStart
+            // A large array's elements are in its own array, not on the value stack.
+            if frame.isLarge {
+                completed = largeArrays[largeArray].count
+                largeArray += 1
+            }
             if frame.isObject {
                 let keyEnd = isTop ? keys.count : frames[level + 1].keyStart
                 // The member's key is there once it has been read, and its value is not yet complete.

@@ -79,8 +79,10 @@ extension JSONReader {
         let significantDigits = integerDigits + fractionDigits
         var mantissa: UInt64 = 0
         if significantDigits <= 19 {
-            mantissa = accumulateDigits(from: digitStart, count: integerDigits, into: 0)
-            mantissa = accumulateDigits(from: fractionEnd - fractionDigits, count: fractionDigits, into: mantissa)
+            // (Static, given the bytes: a method would copy the reader for each call from this mutating one.)
+            mantissa = JSONReader.accumulateDigits(base, end: count, from: digitStart, count: integerDigits, into: 0)
+            mantissa = JSONReader.accumulateDigits(
+                base, end: count, from: fractionEnd - fractionDigits, count: fractionDigits, into: mantissa)
             exponent -= fractionDigits
         }
 
@@ -115,42 +117,93 @@ extension JSONReader {
     /// The first index at or after `index` that does not hold a digit, or `count`.
     @inline(__always)
     func skipDigits(from index: Int) -> Int {
+        JSONReader.digitsEnd(base, count: count, from: index)
+    }
+
+    /// ``skipDigits(from:)`` on the `count` bytes at `base`.
+    @inline(__always)
+    static func digitsEnd(_ base: UnsafePointer<UInt8>, count: Int, from index: Int) -> Int {
         var index = index
-        while index + 8 <= count, JSONReader.isEightDigits(loadWord(at: index)) { index += 8 }
-        while index < count, isDigit(base[index]) { index += 1 }
+        // A word at a time, the last one too: numbers are followed by more text.
+        while index + 8 <= count {
+            let digits = leadingDigitCount(loadWord(base, at: index))
+            index &+= digits
+            if digits < 8 { return index }
+        }
+        while index < count, base[index] &- JSONByte.zero < 10 { index += 1 }
         return index
     }
 
-    /// `value` followed by the `digitCount` decimal digits at `index`, which the caller has checked.
+    /// How many of the bytes of `word`, from the lowest, are ASCII digits
+    /// before the first that is not (8 when all are).
+    ///
+    /// A byte is a digit when its high nibble is 3 and adding 6 keeps it so;
+    /// the addition carries only out of a byte above
+    /// 0xF9, which is not a digit, so only bytes after the first non-digit
+    /// can be disturbed.
     @inline(__always)
-    func accumulateDigits(from index: Int, count digitCount: Int, into value: UInt64) -> UInt64 {
+    static func leadingDigitCount(_ word: UInt64) -> Int {
+        let highNibbles: UInt64 = 0xF0F0_F0F0_F0F0_F0F0
+        let nibbles = (word & highNibbles) | (((word &+ 0x0606_0606_0606_0606) & highNibbles) >> 4)
+        let misses = nibbles ^ 0x3333_3333_3333_3333
+        // The high bit of each byte of `misses` that is not zero.
+        let lows: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+        let flags = (misses | ((misses & lows) &+ lows)) & ~lows
+        return flags.trailingZeroBitCount >> 3
+    }
+
+    /// `value` followed by the `digitCount` decimal digits at `index` of
+    /// the `end` bytes at `base`, which the caller has checked.
+    @inline(__always)
+    static func accumulateDigits(
+        _ base: UnsafePointer<UInt8>, end: Int, from index: Int, count digitCount: Int, into value: UInt64
+    ) -> UInt64 {
         var value = value
         var index = index
         var remaining = digitCount
         while remaining >= 8 {
-            value = value &* 100_000_000 &+ JSONReader.eightDigitsValue(loadWord(at: index))
-            index += 8
-            remaining -= 8
+            value = value &* 100_000_000 &+ eightDigitsValue(loadWord(base, at: index))
+            index &+= 8
+            remaining &-= 8
+        }
+        guard remaining > 0 else { return value }
+        if index + 8 <= end {
+            // The last 1 to 7 digits in one go: shifted to the top of the
+            // word, the bytes below them read as leading zeros.
+            let word = loadWord(base, at: index) << UInt64(8 &* (8 &- remaining))
+            return value &* powerOfTen(remaining) &+ eightDigitsValue(word)
         }
         while remaining > 0 {
             value = value &* 10 &+ UInt64(base[index] &- JSONByte.zero)
-            index += 1
-            remaining -= 1
+            index &+= 1
+            remaining &-= 1
         }
         return value
     }
 
     @inline(__always)
     private func loadWord(at index: Int) -> UInt64 {
+        JSONReader.loadWord(base, at: index)
+    }
+
+    @inline(__always)
+    private static func loadWord(_ base: UnsafePointer<UInt8>, at index: Int) -> UInt64 {
         UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
     }
 
-    /// Whether all eight bytes of `word` are ASCII digits: each byte's high
-    /// nibble is 3, and adding 6 does not carry into it.
+    /// 10^`exponent` for 0 through 7.
     @inline(__always)
-    static func isEightDigits(_ word: UInt64) -> Bool {
-        let highNibbles: UInt64 = 0xF0F0_F0F0_F0F0_F0F0
-        return (word & highNibbles) | (((word &+ 0x0606_0606_0606_0606) & highNibbles) >> 4) == 0x3333_3333_3333_3333
+    static func powerOfTen(_ exponent: Int) -> UInt64 {
+        switch exponent {
+        case 0: 1
+        case 1: 10
+        case 2: 100
+        case 3: 1000
+        case 4: 10000
+        case 5: 100_000
+        case 6: 1_000_000
+        default: 10_000_000
+        }
     }
 
     /// The value of eight ASCII digits loaded little-endian (the first digit
@@ -191,18 +244,18 @@ extension JSONReader {
     }
 
     /// 10^0 through 10^22, exact in `Double` because 5^22 < 2^53.
-    static let powersOfTen: [Double] = {
-        var powers: [Double] = [1]
-        for _ in 1...22 { powers.append(powers[powers.count - 1] * 10) }
-        return powers
-    }()
+    /// (Literals, so that the array is built at compile time and reading it
+    /// needs no check that it was initialised.)
+    static let powersOfTen: [Double] = [
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18,
+        1e19, 1e20, 1e21, 1e22,
+    ]
 
     #if arch(x86_64) && !os(Windows)
         /// 10^0 through 10^27, exact in `Float80` because 5^27 < 2^64.
-        static let powersOfTenExtended: [Float80] = {
-            var powers: [Float80] = [1]
-            for _ in 1...27 { powers.append(powers[powers.count - 1] * 10) }
-            return powers
-        }()
+        static let powersOfTenExtended: [Float80] = [
+            1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17,
+            1e18, 1e19, 1e20, 1e21, 1e22, 1e23, 1e24, 1e25, 1e26, 1e27,
+        ]
     #endif
 }

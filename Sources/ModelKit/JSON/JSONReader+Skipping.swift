@@ -95,7 +95,7 @@ extension JSONReader {
                 guard hasLiteral(0x6C6C_756E, length: 4, at: index) else { return nil }
                 index += 4
             case JSONByte.minus, JSONByte.zero...JSONByte.nine:
-                guard let next = scanNumber(at: index) else { return nil }
+                guard let next = JSONReader.scanNumber(base, count: count, at: index) else { return nil }
                 index = next
             default:
                 return nil
@@ -144,10 +144,13 @@ extension JSONReader {
                     || byte == JSONByte.tab
             else { return index }
             index += 1
-            while index + 8 <= count,
-                UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self) == 0x2020_2020_2020_2020
-            {
-                index += 8
+            // Indentation comes in runs of spaces: count those of the next
+            // eight bytes at once (the lowest byte that is not a space ends the run).
+            while index + 8 <= count {
+                let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+                let spaces = (word ^ 0x2020_2020_2020_2020).trailingZeroBitCount >> 3
+                index &+= spaces
+                if spaces < 8 { break }
             }
         }
         return index
@@ -168,13 +171,52 @@ extension JSONReader {
         guard index < count, base[index] == JSONByte.quote else { return nil }
         let start = index + 1
         var highBits: UInt8 = 0
-        let end = skipPlainText(from: start, highBits: &highBits)
+        let end = JSONReader.skipPlainText(base, count: count, from: start, highBits: &highBits)
         guard end < count, base[end] == JSONByte.quote else { return nil }
-        if highBits & 0x80 != 0, !isValidUTF8(from: start, to: end) { return nil }
-        if recordingHash { scanKeyHashes.append(KeyHash.hash(base + start, count: end - start, seed: keySeed)) }
+        if highBits & 0x80 != 0, !JSONReader.isValidUTF8(base, count: count, from: start, to: end) { return nil }
+        if recordingHash { scanKeyHashes.append(scanHash(from: start, count: end - start)) }
         let colon = whitespaceEnd(from: end + 1)
         guard colon < count, base[colon] == JSONByte.colon else { return nil }
         return colon + 1
+    }
+
+    /// A seeded hash of the key of `length` bytes at `start`, for telling
+    /// the keys of one object apart while scanning (no other use, so it
+    /// need not be `KeyHash`): equal keys hash alike, and keys that collide
+    /// only send the value to the full reader. Short keys, the most common,
+    /// are read with one or two loads instead of byte by byte; `start` is
+    /// in the document and a quote follows the key, so a word that starts
+    /// there may be read as long as it ends within the document.
+    @inline(__always)
+    private func scanHash(from start: Int, count length: Int) -> UInt64 {
+        let raw = UnsafeRawPointer(base + start)
+        var state = keySeed ^ (UInt64(truncatingIfNeeded: length) &* 0x9E37_79B9_7F4A_7C15)
+        if length >= 8 {
+            var offset = 0
+            while offset + 8 < length {
+                let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+                state = JSONReader.fold(state ^ word, 0xA076_1D64_78BD_642F)
+                offset += 8
+            }
+            // The last eight bytes, overlapping the word before when the length is not a multiple of eight.
+            let last = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: length - 8, as: UInt64.self))
+            return JSONReader.fold(state ^ last, 0xE703_7ED1_A0B4_28DB)
+        }
+        var word: UInt64 = 0
+        if start + 8 <= count {
+            // (A shift by 64, for the empty key, gives 0.)
+            word = UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self)) & (UInt64.max >> (64 - 8 * UInt64(length)))
+        } else {
+            for offset in 0..<length { word |= UInt64(base[start + offset]) << UInt64(8 * offset) }
+        }
+        return JSONReader.fold(state ^ word, 0xE703_7ED1_A0B4_28DB)
+    }
+
+    /// Multiplies to 128 bits and folds the halves together, as `KeyHash` does.
+    @inline(__always)
+    private static func fold(_ value: UInt64, _ constant: UInt64) -> UInt64 {
+        let product = value.multipliedFullWidth(by: constant)
+        return product.high ^ product.low
     }
 
     /// Whether the keys of the object being closed have distinct hashes (so
@@ -183,8 +225,9 @@ extension JSONReader {
     private mutating func scanKeysAreDistinct() -> Bool {
         let start = scanKeyStarts.removeLast()
         let end = scanKeyHashes.count
-        let distinct = scanKeyHashes.withUnsafeMutableBufferPointer { hashes -> Bool in
-            if end - start <= 16 {
+        let memberCount = end - start
+        if memberCount <= 8 {
+            let distinct = scanKeyHashes.withUnsafeBufferPointer { hashes -> Bool in
                 var first = start
                 while first < end {
                     var second = first + 1
@@ -196,32 +239,51 @@ extension JSONReader {
                 }
                 return true
             }
-            // Sorting in place is fine: these hashes are dropped next.
-            var keys = UnsafeMutableBufferPointer<UInt64>(rebasing: hashes[start..<end])
-            keys.sort()
-            var position = 1
-            while position < keys.count {
-                if keys[position] == keys[position - 1] { return false }
-                position += 1
-            }
-            return true
+            scanKeyHashes.removeLast(memberCount)
+            return distinct
         }
-        while scanKeyHashes.count > start { scanKeyHashes.removeLast() }
+        // More members: an open-addressing set of the hashes, at most half
+        // full, in a scratch table emptied first (0 marks a free slot, so
+        // hashes are stored with their lowest bit set: two that then agree
+        // are only a false alarm).
+        var tableSize = 32
+        while tableSize < 2 * memberCount { tableSize &*= 2 }
+        if scanKeyTable.count < tableSize { scanKeyTable = Array(repeating: 0, count: tableSize) }
+        let distinct = scanKeyHashes.withUnsafeBufferPointer { hashes -> Bool in
+            scanKeyTable.withUnsafeMutableBufferPointer { table -> Bool in
+                let slots = table.baseAddress!
+                slots.update(repeating: 0, count: tableSize)
+                let mask = tableSize - 1
+                for member in start..<end {
+                    let stored = hashes[member] | 1
+                    var slot = Int(truncatingIfNeeded: stored >> 32) & mask
+                    while slots[slot] != 0 {
+                        if slots[slot] == stored { return false }
+                        slot = (slot &+ 1) & mask
+                    }
+                    slots[slot] = stored
+                }
+                return true
+            }
+        }
+        scanKeyHashes.removeLast(memberCount)
         return distinct
     }
 
     /// Scans the string whose quote is at `index`; returns the index after its closing quote.
+    /// (`mutating` only so that the mutating scan passes the reader in place: a
+    /// non-mutating call from it copies the whole reader each time.)
     @inline(__always)
-    private func scanString(at index: Int) -> Int? {
+    private mutating func scanString(at index: Int) -> Int? {
         let start = index + 1
         var cursor = start
         var highBits: UInt8 = 0
         while true {
-            cursor = skipPlainText(from: cursor, highBits: &highBits)
+            cursor = JSONReader.skipPlainText(base, count: count, from: cursor, highBits: &highBits)
             guard cursor < count else { return nil }
             let byte = base[cursor]
             if byte == JSONByte.quote {
-                if highBits & 0x80 != 0, !isValidUTF8(from: start, to: cursor) { return nil }
+                if highBits & 0x80 != 0, !JSONReader.isValidUTF8(base, count: count, from: start, to: cursor) { return nil }
                 return cursor + 1
             }
             guard byte == JSONByte.backslash, let next = scanEscape(at: cursor) else { return nil }
@@ -278,6 +340,11 @@ extension JSONReader {
     /// Whether the bytes from `start` to `end` are well-formed UTF-8.
     @inline(__always)
     func isValidUTF8(from start: Int, to end: Int) -> Bool {
+        JSONReader.isValidUTF8(base, count: count, from: start, to: end)
+    }
+
+    /// ``isValidUTF8(from:to:)`` on the `count` bytes at `base`.
+    static func isValidUTF8(_ base: UnsafePointer<UInt8>, count: Int, from start: Int, to end: Int) -> Bool {
         var index = start
         while index < end {
             // ASCII runs eight bytes at a time.
@@ -290,10 +357,31 @@ extension JSONReader {
             }
             if base[index] < 0x80 {
                 index += 1
-            } else {
-                guard let length = validUTF8Length(at: index), index + length <= end else { return false }
-                index += length
+                continue
             }
+            // Three-byte sequences (most of CJK text) checked in one load:
+            // a lead E1-EC or EE-EF and two continuation bytes (E0 and ED
+            // narrow the second byte's range and take the general path).
+            if index + 3 <= end, index + 4 <= count {
+                let word = UInt32(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt32.self))
+                let lead = word & 0xFF
+                if word & 0x00C0_C0F0 == 0x0080_80E0, lead != 0xE0, lead != 0xED {
+                    index += 3
+                    // Such text comes in runs: two more sequences per load while it lasts.
+                    while index + 6 <= end, index + 8 <= count {
+                        let pair = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+                        let first = pair & 0xFF
+                        let second = pair >> 24 & 0xFF
+                        guard pair & 0x0000_C0C0_F0C0_C0F0 == 0x0000_8080_E080_80E0, first != 0xE0, first != 0xED,
+                            second != 0xE0, second != 0xED
+                        else { break }
+                        index += 6
+                    }
+                    continue
+                }
+            }
+            guard let length = validUTF8Length(base, count: count, at: index), index + length <= end else { return false }
+            index += length
         }
         return true
     }
@@ -303,6 +391,16 @@ extension JSONReader {
     /// the full reader, which refuses it or reads it.
     @inline(__always)
     func scanNumber(at index: Int) -> Int? {
+        JSONReader.scanNumber(base, count: count, at: index)
+    }
+
+    /// ``scanNumber(at:)`` on the `count` bytes at `base`. (Static, given the
+    /// bytes: a method called from the mutating scan copies the whole reader
+    /// each time.)
+    @inline(__always)
+    static func scanNumber(_ base: UnsafePointer<UInt8>, count: Int, at index: Int) -> Int? {
+        func isDigit(_ byte: UInt8) -> Bool { byte &- JSONByte.zero < 10 }
+        func skipDigits(from index: Int) -> Int { JSONReader.digitsEnd(base, count: count, from: index) }
         var cursor = index
         if base[cursor] == JSONByte.minus { cursor += 1 }
         guard cursor < count, isDigit(base[cursor]) else { return nil }

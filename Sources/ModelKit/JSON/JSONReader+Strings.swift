@@ -14,7 +14,7 @@ extension JSONReader {
         var index = start
         var highBits: UInt8 = 0
         while true {
-            index = skipPlainText(from: index, highBits: &highBits)
+            index = JSONReader.skipPlainText(base, count: count, from: index, highBits: &highBits)
             guard index < count else { throw unterminatedStringError(start: start) }
             let byte = base[index]
             if byte == JSONByte.quote {
@@ -49,7 +49,7 @@ extension JSONReader {
     mutating func readKey() throws(ModelError) -> (String, UInt64) {
         let start = position + 1
         var highBits: UInt8 = 0
-        let end = skipPlainText(from: start, highBits: &highBits)
+        let end = JSONReader.skipPlainText(base, count: count, from: start, highBits: &highBits)
         guard end < count, base[end] == JSONByte.quote else {
             // Escapes, a control character or the end of the input: the general path.
             let key = try readString()
@@ -95,7 +95,48 @@ extension JSONReader {
     /// whose top bit then says whether any of them was outside ASCII.
     @inline(__always)
     func skipPlainText(from index: Int, highBits: inout UInt8) -> Int {
+        JSONReader.skipPlainText(base, count: count, from: index, highBits: &highBits)
+    }
+
+    /// ``skipPlainText(from:highBits:)`` on the `count` bytes at `base`.
+    /// (The scanners call these static forms: a method called from a
+    /// mutating one copies the whole reader each time it is not inlined.)
+    @inline(__always)
+    static func skipPlainText(_ base: UnsafePointer<UInt8>, count: Int, from index: Int, highBits: inout UInt8) -> Int {
         var index = index
+        // Sixteen bytes at a time while they last: most keys and many values
+        // end within the first chunk. (Masks are read through their bytes:
+        // `any` and the reductions compile to loops here.)
+        if index + 16 <= count {
+            let quotes = SIMD16<UInt8>(repeating: JSONByte.quote)
+            let backslashes = SIMD16<UInt8>(repeating: JSONByte.backslash)
+            let controls = SIMD16<UInt8>(repeating: 0x1F)
+            var passed: UInt64 = 0
+            repeat {
+                let chunk = UnsafeRawPointer(base + index).loadUnaligned(as: SIMD16<UInt8>.self)
+                let special = (chunk .== quotes) .| (chunk .== backslashes) .| (chunk .<= controls)
+                let low = JSONByte.lanes(of: special, half: 0)
+                let high = JSONByte.lanes(of: special, half: 1)
+                let words = unsafeBitCast(chunk, to: SIMD2<UInt64>.self)
+                if low | high != 0 {
+                    // Only the bytes before the stop count as passed.
+                    if low != 0 {
+                        let stop = low.trailingZeroBitCount >> 3
+                        passed |= words[0] & ~(UInt64.max << UInt64(8 * stop))
+                        index &+= stop
+                    } else {
+                        let stop = high.trailingZeroBitCount >> 3
+                        passed |= words[0] | words[1] & ~(UInt64.max << UInt64(8 * stop))
+                        index &+= 8 &+ stop
+                    }
+                    if passed & 0x8080_8080_8080_8080 != 0 { highBits |= 0x80 }
+                    return index
+                }
+                passed |= words[0] | words[1]
+                index &+= 16
+            } while index + 16 <= count
+            if passed & 0x8080_8080_8080_8080 != 0 { highBits |= 0x80 }
+        }
         let highs: UInt64 = 0x8080_8080_8080_8080
         var seen: UInt64 = 0
         // Eight bytes at a time.
@@ -153,7 +194,7 @@ extension JSONReader {
         var highBits: UInt8 = 0
         while true {
             let runStart = index
-            index = skipPlainText(from: index, highBits: &highBits)
+            index = JSONReader.skipPlainText(base, count: count, from: index, highBits: &highBits)
             if index > runStart {
                 scratch.append(contentsOf: UnsafeBufferPointer(start: base + runStart, count: index - runStart))
             }
@@ -255,6 +296,11 @@ extension JSONReader {
     /// continuation byte, an overlong form, an encoded surrogate, a scalar
     /// beyond U+10FFFF, or a sequence cut short.
     func validUTF8Length(at index: Int) -> Int? {
+        JSONReader.validUTF8Length(base, count: count, at: index)
+    }
+
+    /// ``validUTF8Length(at:)`` on the `count` bytes at `base`.
+    static func validUTF8Length(_ base: UnsafePointer<UInt8>, count: Int, at index: Int) -> Int? {
         let lead = base[index]
         let length: Int
         var low: UInt8 = 0x80

@@ -24,6 +24,9 @@ struct JSONReader {
     struct Frame {
         /// Whether this is an object (otherwise an array).
         var isObject: Bool
+        /// Whether this array's elements go straight into the last of
+        /// `largeArrays` rather than onto `values` (see `beginLargeArray()`).
+        var isLarge = false
         /// Where this container's elements, or member values, start on `values`.
         var valueStart: Int
         /// Where this object's keys start on `keys`.
@@ -46,12 +49,18 @@ struct JSONReader {
     var keyHashes: [UInt64] = []
     /// Byte offset of each key on `keys`, for duplicate-key errors.
     var keyOffsets: [Int] = []
+    /// Arrays that grew long while open, built in place at their final size;
+    /// one per open frame whose `isLarge` is set, innermost last.
+    var largeArrays: [[ModelValue]] = []
     /// Reused buffer for strings that contain escapes.
     var scratch: [UInt8] = []
     /// Keys read so far, by the low bits of their hash; see `readKey()`.
     var keyCache: [KeyCacheEntry] = []
     /// Key hashes of the objects open in a skipping scan (see `skipValue()`).
     var scanKeyHashes: [UInt64] = []
+    /// Scratch open-addressing table for telling apart the keys of a large
+    /// object in a skipping scan.
+    var scanKeyTable: [UInt64] = []
     /// Where each open object's keys start on `scanKeyHashes`.
     var scanKeyStarts: [Int] = []
     let keySeed = KeyHash.seed
@@ -166,12 +175,22 @@ struct JSONReader {
                     }
                 } else {
                     if next == JSONByte.comma {
-                        values.append(value)
+                        if frame.isLarge {
+                            largeArrays[largeArrays.count - 1].append(value)
+                        } else {
+                            values.append(value)
+                            if values.count - frame.valueStart >= JSONReader.largeArrayThreshold { beginLargeArray() }
+                        }
                         position += 1
                         continue readValue
                     } else if next == JSONByte.closeBracket {
-                        values.append(value)
-                        value = .array(takeValues(from: frame.valueStart))
+                        if frame.isLarge {
+                            largeArrays[largeArrays.count - 1].append(value)
+                            value = .array(largeArrays.removeLast())
+                        } else {
+                            values.append(value)
+                            value = .array(takeValues(from: frame.valueStart))
+                        }
                         frames.removeLast()
                         position += 1
                     } else {
@@ -269,11 +288,35 @@ struct JSONReader {
         return taken
     }
 
-    /// Moves the values from `start` to the end of the value stack into an exactly sized array.
-    private mutating func takeValues(from start: Int) -> [ModelValue] {
+    /// Elements an array gathers on the value stack before it is sized and
+    /// built in place; small enough that the stack stays small too.
+    static let largeArrayThreshold = 512
+
+    /// Moves the elements of the top frame, an array at a comma after
+    /// `largeArrayThreshold` elements, into an array sized for all of its
+    /// elements, counted ahead, where the rest then go directly.
+    ///
+    /// Gathering every element on the stack and copying them once the array
+    /// closes would hold a long array twice at that moment, and keep a stack
+    /// as large as the longest array for the rest of the document. The count
+    /// is only a capacity: on malformed input it may be wrong, and the read
+    /// still finds the fault where it is.
+    private mutating func beginLargeArray() {
+        let start = frames[frames.count - 1].valueStart
+        let gathered = values.count - start
+        largeArrays.append(takeValues(from: start, capacity: gathered + remainingElements(from: position + 1)))
+        frames[frames.count - 1].isLarge = true
+    }
+
+    /// Moves the values from `start` to the end of the value stack into an
+    /// array of `capacity` (exactly sized unless more is asked for).
+    ///
+    /// (Element by element: `Array(unsafeUninitializedCapacity:)` and
+    /// `removeLast(_:)` are not specialised here and cost several times more.)
+    private mutating func takeValues(from start: Int, capacity: Int = 0) -> [ModelValue] {
         let count = values.count - start
         var taken: [ModelValue] = []
-        taken.reserveCapacity(count)
+        taken.reserveCapacity(max(count, capacity))
         values.withUnsafeMutableBufferPointer { stack in
             for offset in 0..<count {
                 taken.append((stack.baseAddress! + start + offset).move())
@@ -299,22 +342,9 @@ struct JSONReader {
     }
 
     /// Moves past spaces, tabs, line feeds and carriage returns: RFC 8259's only whitespace.
-    /// Indentation comes in runs of spaces, which are skipped eight at a time.
     @inline(__always)
     mutating func skipWhitespace() {
-        while position < count {
-            let byte = base[position]
-            guard byte <= JSONByte.space,
-                byte == JSONByte.space || byte == JSONByte.lineFeed || byte == JSONByte.carriageReturn
-                    || byte == JSONByte.tab
-            else { return }
-            position += 1
-            while position + 8 <= count,
-                UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self) == 0x2020_2020_2020_2020
-            {
-                position += 8
-            }
-        }
+        position = whitespaceEnd(from: position)
     }
 }
 

@@ -77,6 +77,37 @@ import Testing
         #expect(readFailure(#"{"a b":{"c":1,}}"#)?.keyPath.description == #"["a b"]"#)
     }
 
+    /// Arrays past the reader's threshold are counted ahead and built at
+    /// their size: strings holding brackets, commas and escaped quotes,
+    /// nested long arrays and objects must not upset the count.
+    @Test(arguments: [0, 1, 511, 512, 513, 1024, 3000])
+    func readsLongArraysAtTheirSize(count: Int) throws {
+        var generator = SeededGenerator(seed: UInt64(count) &+ 11)
+        let pieces: [ModelValue] = [
+            1, -2.5, "a,b", "]", "[{", #"q"],"#, nil, true, [1, 2], ["k": [3, "]"]], [], [:],
+        ]
+        let elements = (0..<count).map { _ in pieces[Int.random(in: 0..<pieces.count, using: &generator)] }
+        let nested: ModelValue = ["a": .array(elements), "b": [.array(elements), .array(elements), 7]]
+        for options in [JSONWritingOptions(), .pretty] {
+            let value = try readJSON(String(decoding: try nested.jsonData(options: options), as: UTF8.self))
+            #expect(value == nested)
+            if case .array(let read)? = value["a"] { #expect(read.capacity == read.count) }
+        }
+    }
+
+    @Test func namesTheKeyPathOfAFailureInALongArray() {
+        let numbers = (0..<700).map(String.init).joined(separator: ",")
+        #expect(readFailure("[\(numbers),x]")?.keyPath.description == "[700]")
+        #expect(readFailure(#"{"a":["# + numbers + #",[1,2,]]}"#)?.keyPath.description == "a[700][2]")
+        #expect(readFailure(#"[["# + numbers + #"],["# + numbers + #",{"k":1,"k":2}]]"#)?.keyPath.description == "[1][700]")
+        let unterminated = readFailure("[\(numbers),\"abc")
+        #expect(unterminated?.keyPath.description == "[700]")
+        #expect(unterminated?.message == "unterminated string")
+        let unclosed = readFailure("[\(numbers)")
+        #expect(unclosed?.message == "expected ',' or ']' after array element, found end of input")
+        #expect(unclosed?.location?.column == numbers.utf8.count + 2)
+    }
+
     @Test func acceptsAnyValueAtTheTopLevel() throws {
         #expect(try readJSON("42") == 42)
         #expect(try readJSON(" \"x\" ") == "x")

@@ -105,6 +105,52 @@ import Testing
         }
     }
 
+    /// Objects of every size, with and without a repeated key (up to eight
+    /// members the scan compares hashes pairwise, past that in a table), and
+    /// keys of every length up to 20 bytes, at the end of the input too.
+    @Test(arguments: [1, 2, 8, 9, 16, 17, 40, 100])
+    func skippingAgreesOnRepeatedKeys(memberCount: Int) {
+        for keyLength in 0...20 {
+            let keys = (0..<memberCount).map { member in
+                String(repeating: "k", count: max(0, keyLength - 3)) + String(1000 + member).suffix(min(keyLength, 3))
+            }
+            for repeated in [nil, 0, memberCount - 1] as [Int?] {
+                var members = keys.enumerated().map { #""\#($0.element)":\#($0.offset)"# }
+                if let repeated, keyLength >= 3 || memberCount == 1 {
+                    members.append(#""\#(keys[repeated])":null"#)
+                }
+                for text in ["{" + members.joined(separator: ",") + "}", #"{"x":[{"# + members.joined(separator: ",") + "}]}"] {
+                    let bytes = Array(text.utf8)
+                    let read = Self.readOutcome(bytes, options: JSONReadingOptions())
+                    #expect(Self.validateOutcome(bytes, options: JSONReadingOptions()) == read, "\(text)")
+                    if read != nil {
+                        let accepted = Self.scanAccepts(bytes)
+                        #expect(!accepted, "\(text)")
+                    }
+                }
+            }
+        }
+    }
+
+    /// Three-byte UTF-8 sequences, which the scan checks in one load, at the
+    /// edges of their ranges and at the end of the input.
+    @Test func skippingAgreesOnThreeByteSequences() {
+        let sequences: [[UInt8]] = [
+            [0xE0, 0xA0, 0x80], [0xE0, 0x9F, 0xBF], [0xE1, 0x80, 0x80], [0xEC, 0xBF, 0xBF], [0xED, 0x9F, 0xBF],
+            [0xED, 0xA0, 0x80], [0xEE, 0x80, 0x80], [0xEF, 0xBF, 0xBF], [0xEF, 0xBF], [0xEF, 0x7F, 0xBF],
+            [0xE4, 0xB8, 0xC0], [0xE4, 0xB8, 0x22],
+        ]
+        for sequence in sequences {
+            for prefix in [[], Array("abcdefgh".utf8)] as [[UInt8]] {
+                for bytes in [[0x22] + prefix + sequence + [0x22], [0x22] + sequence + sequence + prefix + [0x22]] {
+                    let read = Self.readOutcome(bytes, options: JSONReadingOptions())
+                    #expect(Self.validateOutcome(bytes, options: JSONReadingOptions()) == read, "\(bytes)")
+                    #expect(Self.scanAccepts(bytes) == (read == nil), "\(bytes)")
+                }
+            }
+        }
+    }
+
     @Test func aRepeatedKeyIsReportedWithItsPlaceAndPath() throws {
         let bytes = Array(#"{"list":[{"id":1,"id":2}]}"#.utf8)
         let message = try #require(Self.validateOutcome(bytes, options: JSONReadingOptions()))
