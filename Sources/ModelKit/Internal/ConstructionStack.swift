@@ -99,9 +99,14 @@ final class ConstructionStack {
     }
 
     /// Moves the cells from `base` to the top into `target` (uninitialised
-    /// cells of their types, `codecs`) and pops them.
-    func take(from base: Int, into target: UnsafeMutableRawPointer, codecs: [any SlotCodec]) {
-        SlotCell.moveRow(from: cells + base * SlotCell.size, to: target, count: count - base, codecs: codecs)
+    /// cells of the slots of `layout`) and pops them.
+    func take(from base: Int, into target: UnsafeMutableRawPointer, layout: ClassLayout) {
+        #if canImport(ObjectiveC)
+            SlotCell.moveRow(from: cells + base * SlotCell.size, to: target, count: count - base, codecs: layout.codecs)
+        #else
+            // Cells move bitwise, as Swift moves values.
+            target.copyMemory(from: cells + base &* SlotCell.size, byteCount: (count &- base) &* SlotCell.size)
+        #endif
         count = base
     }
 }

@@ -54,13 +54,19 @@ final class ModelStorage: ManagedBuffer<ModelState, SlotCell> {
     deinit {
         // ManagedBuffer destroys the header (the state) itself; the values
         // are this class's to destroy, by their types.
-        let layout = withUnsafeMutablePointerToHeader { $0.pointee.layout }
+        // Borrowed, not retained: layouts live as long as the process.
+        let layout = withUnsafeMutablePointerToHeader { Unmanaged.passUnretained($0.pointee.layout) }
         withUnsafeMutablePointerToElements { elements in
             let raw = UnsafeMutableRawPointer(elements)
             let cells = raw + Self.lockCells * SlotCell.size
-            let types = layout.typesToDestroy
-            for (index, slot) in layout.slotsToDestroy.enumerated() {
-                types[index]._destroyStoredValue(at: cells + slot &* SlotCell.size)
+            layout._withUnsafeGuaranteedRef { layout in
+                layout.slotsToDestroy.withUnsafeBufferPointer { slots in
+                    layout.typesToDestroy.withUnsafeBufferPointer { types in
+                        for index in slots.indices {
+                            types[index]._destroyStoredValue(at: cells + slots[index] &* SlotCell.size)
+                        }
+                    }
+                }
             }
             pthread_mutex_destroy(raw.assumingMemoryBound(to: pthread_mutex_t.self))
         }

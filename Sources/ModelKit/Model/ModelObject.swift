@@ -60,27 +60,37 @@ open class ModelObject: @unchecked Sendable {
     ///
     /// A new object has no changes.
     public required init() {
-        let stack = ConstructionStack.current
         let type = Swift.type(of: self)
-        if let layout = stack.lastLayout.flatMap({ $0.type == type ? $0 : nil }) ?? ClassLayout.cached(type) {
-            stack.lastLayout = layout
+        // The thread's construction stack, borrowed (not retained).
+        let made = ConstructionStack.threadStacks.withValue { stack -> (ClassLayout, Int, ModelStorage)? in
+            let layout: ClassLayout
+            if let last = stack.lastLayout, last.type == type {
+                layout = last
+            } else if let cached = ClassLayout.cached(type) {
+                layout = cached
+                stack.lastLayout = cached
+            } else {
+                return nil
+            }
             let base = stack.count - layout.slotCount
-            precondition(base >= 0, "ModelKit: \(Swift.type(of: self)) was constructed without its @Saved values")
+            precondition(base >= 0, "ModelKit: \(type) was constructed without its @Saved values")
+            return (layout, base, ModelStorage.make(layout: layout) { stack.take(from: base, into: $0, layout: layout) })
+        }
+        if let (layout, base, storage) = made {
             self.layout = layout
             slotBase = base
-            storage = ModelStorage.make(layout: layout) { stack.take(from: base, into: $0, codecs: layout.codecs) }
+            self.storage = storage
         } else {
             // The first object of its class: look at it with Mirror to learn
             // the layout. Mirror needs a fully initialised object, so start
             // with an empty storage and replace it afterwards.
+            let stack = ConstructionStack.current
             layout = ClassLayout.empty
             slotBase = 0
             storage = ModelStorage.make(layout: ClassLayout.empty) { _ in }
             let discovered = ClassLayout.discover(self, stack: stack)
             let base = stack.count - discovered.slotCount
-            storage = ModelStorage.make(layout: discovered) {
-                stack.take(from: base, into: $0, codecs: discovered.codecs)
-            }
+            storage = ModelStorage.make(layout: discovered) { stack.take(from: base, into: $0, layout: discovered) }
             layout = discovered
             slotBase = base
         }
