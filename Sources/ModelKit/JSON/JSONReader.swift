@@ -350,15 +350,6 @@ struct JSONReader {
 
 /// The ASCII bytes that JSON's grammar is made of.
 enum JSONByte {
-    /// The first lane of `mask` that is set, or 16 when none is.
-    @inline(__always)
-    static func firstLane(of mask: SIMDMask<SIMD16<Int8>>) -> Int {
-        let low = lanes(of: mask, half: 0)
-        if low != 0 { return low.trailingZeroBitCount >> 3 }
-        let high = lanes(of: mask, half: 1)
-        return high == 0 ? 16 : 8 &+ high.trailingZeroBitCount >> 3
-    }
-
     /// Lanes 0 to 7 (`half` 0) or 8 to 15 (`half` 1) of `mask` as a word
     /// whose byte `n` is 0x80 when lane `n` of the half is set, else 0.
     @inline(__always)
