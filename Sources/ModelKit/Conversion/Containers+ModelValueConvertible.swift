@@ -1,6 +1,12 @@
 import Foundation
 
 extension Optional: ModelValueConvertible where Wrapped: ModelValueConvertible {
+    /// Ends the life of a stored value (an implementation detail of
+    /// ModelKit's storage) by code compiled for `Wrapped`.
+    public static func _destroyStoredValue(at cell: UnsafeMutableRawPointer) {
+        Wrapped._destroyStoredOptional(at: cell)
+    }
+
     /// `null` reads as `nil`; anything else as the wrapped type.
     public init(modelValue: ModelValue) throws {
         if case .null = modelValue {
@@ -21,11 +27,9 @@ extension Optional: ModelValueConvertible where Wrapped: ModelValueConvertible {
 
 extension Array: ModelValueConvertible where Element: ModelValueConvertible {
     /// Ends the life of a stored value (an implementation detail of
-    /// ModelKit's storage): whatever the elements, the value is one reference,
-    /// released by storing the empty value in its place (which needs no
-    /// releasing), with no call through the type's metadata.
+    /// ModelKit's storage) by code compiled for `Element`.
     public static func _destroyStoredValue(at cell: UnsafeMutableRawPointer) {
-        cell.assumingMemoryBound(to: [Element].self).pointee = []
+        Element._destroyStoredArray(at: cell)
     }
 
     /// Reads each element with ``ModelValueConvertible/decoded(from:)``, so an

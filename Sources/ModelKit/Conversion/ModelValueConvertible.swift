@@ -49,6 +49,18 @@ public protocol ModelValueConvertible: Equatable {
     /// destroying an object's values runs code made for their types. Do not
     /// implement it.
     static func _destroyStoredValue(at cell: UnsafeMutableRawPointer)
+
+    /// Ends the life of an optional of this type kept in an object's
+    /// storage: what `Optional`'s ``_destroyStoredValue(at:)`` calls, so
+    /// that it too runs code made for the wrapped type (the generic
+    /// `Optional` would look up its own type at run time, each time). An
+    /// implementation detail; do not implement it.
+    static func _destroyStoredOptional(at cell: UnsafeMutableRawPointer)
+
+    /// Ends the life of an array of this type kept in an object's storage:
+    /// what `Array`'s ``_destroyStoredValue(at:)`` calls, for the same
+    /// reason. An implementation detail; do not implement it.
+    static func _destroyStoredArray(at cell: UnsafeMutableRawPointer)
 }
 
 extension ModelValueConvertible {
@@ -57,6 +69,22 @@ extension ModelValueConvertible {
     @inlinable
     public static func _destroyStoredValue(at cell: UnsafeMutableRawPointer) {
         SlotCell.destroy(cell, as: Self.self)
+    }
+
+    /// Ends the life of an optional of this type kept in an object's
+    /// storage (an implementation detail; see the requirement).
+    @inlinable
+    public static func _destroyStoredOptional(at cell: UnsafeMutableRawPointer) {
+        SlotCell.destroy(cell, as: Self?.self)
+    }
+
+    /// Ends the life of an array of this type kept in an object's storage
+    /// (an implementation detail; see the requirement): whatever the
+    /// elements, the value is one reference, released by storing the empty
+    /// array in its place.
+    @inlinable
+    public static func _destroyStoredArray(at cell: UnsafeMutableRawPointer) {
+        cell.assumingMemoryBound(to: [Self].self).pointee = []
     }
 
     /// Reads a value of this type from its saved form, as ``init(modelValue:)`` does.

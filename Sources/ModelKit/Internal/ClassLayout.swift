@@ -283,7 +283,13 @@ final class ClassLayout: Sendable {
 
         let layout = ClassLayout(
             type: type, slots: allSlots, declaredOrder: declaredOrder, savedOrder: savedOrder, problems: problems)
-        cache.withLock { $0[ObjectIdentifier(type)] = layout }
-        return layout
+        // Objects do not retain their layout, so a layout once used is never
+        // replaced: when another thread discovered the class meanwhile, its
+        // layout (the same) is the one kept.
+        return cache.withLock { table in
+            if let existing = table[ObjectIdentifier(type)] { return existing }
+            table[ObjectIdentifier(type)] = layout
+            return layout
+        }
     }
 }

@@ -1,3 +1,18 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+import Synchronization
+
+/// The POSIX thread-specific key of the construction stacks, plus one; zero
+/// until the first object is constructed. A global of constant initial
+/// value, so that reading it is a plain load.
+@usableFromInline
+let constructionStackKey = Atomic<UInt>(0)
+
 /// Carries the initial values of `@Saved` properties from their wrappers to
 /// the object being constructed.
 ///
@@ -44,22 +59,71 @@ final class ConstructionStack {
         declared.deallocate()
     }
 
-    @usableFromInline
-    static let threadStacks = ThreadLocal { ConstructionStack() }
+    /// The constructing thread's stack, made on the thread's first use and
+    /// released when the thread ends.
+    static var current: ConstructionStack {
+        currentUnretained().takeUnretainedValue()
+    }
 
-    /// The constructing thread's stack.
-    static var current: ConstructionStack { threadStacks.value }
+    /// The constructing thread's stack, not retained: the thread's table
+    /// keeps it alive for as long as the thread runs.
+    ///
+    /// Every `@Saved` default of every new object comes through here, so the
+    /// common case is inlined into the wrapper's initialiser: one load of
+    /// the key, which is a constant-initialised global (no lazy-global
+    /// check, unlike a `static let` holding a `ThreadLocal`), and one
+    /// `pthread_getspecific`.
+    @inlinable @inline(__always)
+    static func currentUnretained() -> Unmanaged<ConstructionStack> {
+        let key = constructionStackKey.load(ordering: .acquiring)
+        if key != 0, let pointer = pthread_getspecific(pthread_key_t(truncatingIfNeeded: key &- 1)) {
+            return Unmanaged.fromOpaque(pointer)
+        }
+        return makeCurrent()
+    }
+
+    /// Creates the key on the process's first construction, and the
+    /// thread's stack on the thread's first.
+    @usableFromInline @inline(never)
+    static func makeCurrent() -> Unmanaged<ConstructionStack> {
+        var stored = constructionStackKey.load(ordering: .acquiring)
+        if stored == 0 {
+            var key = pthread_key_t()
+            let status = pthread_key_create(&key) { pointer in
+                #if canImport(Darwin)
+                    Unmanaged<ConstructionStack>.fromOpaque(pointer).release()
+                #else
+                    if let pointer { Unmanaged<ConstructionStack>.fromOpaque(pointer).release() }
+                #endif
+            }
+            precondition(status == 0, "ModelKit: pthread_key_create failed (\(status))")
+            let (exchanged, original) = constructionStackKey.compareExchange(
+                expected: 0, desired: UInt(key) &+ 1, ordering: .acquiringAndReleasing)
+            if exchanged {
+                stored = UInt(key) &+ 1
+            } else {
+                // Another thread made the key first: use its key.
+                pthread_key_delete(key)
+                stored = original
+            }
+        }
+        let key = pthread_key_t(truncatingIfNeeded: stored &- 1)
+        if let pointer = pthread_getspecific(key) { return Unmanaged.fromOpaque(pointer) }
+        let stack = Unmanaged.passRetained(ConstructionStack())
+        pthread_setspecific(key, stack.toOpaque())
+        return stack
+    }
 
     /// Pushes an initial value and returns its position.
     @inlinable @inline(__always)
     static func push<Value>(_ value: Value) -> Int {
-        threadStacks.withValue { $0.append(value) }
+        currentUnretained()._withUnsafeGuaranteedRef { $0.append(value) }
     }
 
     /// Pushes an initial value whose declaration gave `settings` and returns its position.
     @usableFromInline
     static func push<Value>(_ value: Value, settings: SavedSettings) -> Int {
-        threadStacks.withValue { stack in
+        currentUnretained()._withUnsafeGuaranteedRef { stack in
             let position = stack.append(value)
             stack.declared[position] = true
             stack.settings[position] = settings

@@ -52,8 +52,10 @@ open class ModelObject: @unchecked Sendable {
     /// Written only during `init()`.
     @usableFromInline
     @exclusivity(unchecked) final private(set) var slotBase: Int
-    /// What ModelKit knows about this object's class. Written only during `init()`.
-    @exclusivity(unchecked) final private(set) var layout: ClassLayout
+    /// What ModelKit knows about this object's class. Written only during
+    /// `init()`. Layouts live as long as the process (`ClassLayout.cached`),
+    /// so objects do not retain them.
+    @exclusivity(unchecked) final private(set) unowned(unsafe) var layout: ClassLayout
 
     /// Creates an object with default values: each property's declared
     /// default, then whatever ``loadDefaultValues()`` sets.
@@ -62,29 +64,30 @@ open class ModelObject: @unchecked Sendable {
     public required init() {
         let type = Swift.type(of: self)
         // The thread's construction stack, borrowed (not retained).
-        let made = ConstructionStack.threadStacks.withValue { stack -> (ClassLayout, Int, ModelStorage)? in
-            let layout: ClassLayout
-            if let last = stack.lastLayout, last.type == type {
-                layout = last
-            } else if let cached = ClassLayout.cached(type) {
-                layout = cached
-                stack.lastLayout = cached
-            } else {
-                return nil
-            }
-            let base = stack.count - layout.slotCount
-            precondition(base >= 0, "ModelKit: \(type) was constructed without its @Saved values")
-            return (layout, base, ModelStorage.make(layout: layout) { stack.take(from: base, into: $0, layout: layout) })
+        let stackReference = ConstructionStack.currentUnretained()
+        let cachedLayout = stackReference._withUnsafeGuaranteedRef { stack -> Unmanaged<ClassLayout>? in
+            if let last = stack.lastLayout, last.type == type { return Unmanaged.passUnretained(last) }
+            guard let cached = ClassLayout.cached(type) else { return nil }
+            stack.lastLayout = cached
+            return Unmanaged.passUnretained(cached)
         }
-        if let (layout, base, storage) = made {
-            self.layout = layout
+        if let cachedLayout {
+            // Layouts live as long as the process: borrowed, not retained.
+            let (base, storage) = stackReference._withUnsafeGuaranteedRef { stack in
+                cachedLayout._withUnsafeGuaranteedRef { layout in
+                    let base = stack.count &- layout.slotCount
+                    precondition(base >= 0, "ModelKit: \(type) was constructed without its @Saved values")
+                    return (base, ModelStorage.make(layout: layout) { stack.take(from: base, into: $0, layout: layout) })
+                }
+            }
+            layout = cachedLayout.takeUnretainedValue()
             slotBase = base
             self.storage = storage
         } else {
             // The first object of its class: look at it with Mirror to learn
             // the layout. Mirror needs a fully initialised object, so start
             // with an empty storage and replace it afterwards.
-            let stack = ConstructionStack.current
+            let stack = stackReference.takeUnretainedValue()
             layout = ClassLayout.empty
             slotBase = 0
             storage = ModelStorage.make(layout: ClassLayout.empty) { _ in }
@@ -97,7 +100,10 @@ open class ModelObject: @unchecked Sendable {
         loadDefaultValues()
         // The object is not shared yet: look without the lock, which only
         // an override of loadDefaultValues() that changed something needs.
-        let changed = storage.withUnsafeMutablePointerToHeader { $0.pointee.hasChangeRecords }
+        // (Most objects have neither changed slots nor extras: two loads.)
+        let changed = storage.withUnsafeMutablePointerToHeader {
+            !($0.pointee.changedSlots.isEmpty && $0.pointee.extras == nil) && $0.pointee.hasChangeRecords
+        }
         if changed {
             withState { state in
                 state.clearChangeRecords()

@@ -55,9 +55,70 @@ import Testing
         #expect(Set(made.map(\.count)).count == 4000)
     }
 
+    /// Objects borrow their class's layout (they do not retain it), so the
+    /// layout that two threads discover at once for a class's first objects
+    /// must be one and the same, and stay alive: each class here is
+    /// constructed for the first time on eight threads released together.
+    @Test(arguments: [
+        FirstRaceA.self, FirstRaceB.self, FirstRaceC.self, FirstRaceD.self,
+    ] as [any FirstRace.Type])
+    func aClassFirstMadeOnManyThreadsAtOnceHasOneLayout(_ type: any FirstRace.Type) throws {
+        let threads = 8
+        let start = DispatchSemaphore(value: 0)
+        let done = DispatchGroup()
+        let made = LockedTable<Int, [ModelObject]>()
+        for worker in 0..<threads {
+            done.enter()
+            Thread.detachNewThread {
+                start.wait()
+                let objects = (0..<50).map { index -> ModelObject in
+                    let object = type.init()
+                    try! object.setValue(worker * 100 + index, forKey: "number")
+                    return object
+                }
+                made.withLock { $0[worker] = objects }
+                done.leave()
+            }
+        }
+        for _ in 0..<threads { start.signal() }
+        done.wait()
+        let all = made.withLock { $0.values.flatMap { $0 } }
+        #expect(all.count == threads * 50)
+        let layout = try #require(ClassLayout.cached(type))
+        #expect(all.allSatisfy { $0.layout === layout })
+        for object in all {
+            let number = try #require(object.value(forKey: "number") as? Int)
+            let copy = try type.init(json: object.jsonData())
+            #expect(copy.value(forKey: "number") as? Int == number)
+            #expect(copy.value(forKey: "label") as? String == "first")
+        }
+    }
+
     @Test func aModelCanCrossToTheMainActor() async throws {
         let loaded = try await Task.detached { try Note(dictionary: ["title": "background"]) }.value
         await MainActor.run { loaded.title = "main" }
         #expect(loaded.title == "main")
     }
+}
+
+/// Classes used by one test only, so that their first objects are made there.
+protocol FirstRace: ModelObject {}
+final class FirstRaceA: ModelObject, FirstRace, @unchecked Sendable {
+    @Saved var number = 0
+    @Saved var label = "first"
+}
+final class FirstRaceB: ModelObject, FirstRace, @unchecked Sendable {
+    @Saved var label = "first"
+    @Saved var number = 0
+    @Saved var tags: [String] = []
+}
+final class FirstRaceC: ModelObject, FirstRace, @unchecked Sendable {
+    @Saved var number = 0
+    @Saved var note: String? = nil
+    @Saved var label = "first"
+}
+final class FirstRaceD: ModelObject, FirstRace, @unchecked Sendable {
+    @Saved var when = Date(timeIntervalSince1970: 0)
+    @Saved var number = 0
+    @Saved var label = "first"
 }
