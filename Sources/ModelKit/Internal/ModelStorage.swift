@@ -9,55 +9,78 @@
 /// One allocation per object holding its ``ModelState``, the re-entrant lock
 /// that guards it, and the values of its saved properties.
 ///
-/// The header is the state. The elements are `SlotCell`s: the first
-/// `lockCells` hold the lock, a POSIX mutex of the recursive kind, where its
-/// address stays fixed for the object's life; the rest hold the saved values,
-/// one cell per slot, typed (see `SlotCell`). Recursive, because a thread
-/// that holds an object's lock (inside `ModelObject.withLock(_:)`, or while a
-/// saved property is mutated in place) may read and write the object's other
+/// The memory starts with the state; then come the lock, a POSIX mutex of
+/// the recursive kind, where its address stays fixed for the object's life,
+/// in the first `lockCells` cells; then the saved values, one `SlotCell` per
+/// slot, typed (see `SlotCell`). Recursive, because a thread that holds an
+/// object's lock (inside `ModelObject.withLock(_:)`, or while a saved
+/// property is mutated in place) may read and write the object's other
 /// saved properties. A pthread mutex, rather than `Synchronization.Mutex`,
 /// because ThreadSanitizer on Linux cannot see `Mutex`'s futex-based locking
 /// and would report correct code as racy.
+///
+/// Plain memory, not a reference-counted object: its one owner (the model
+/// object, or an observation token using it as a lock) makes it in its
+/// initialiser and calls `destroy()` in its `deinit`, so a new object costs
+/// one allocation of the runtime's and one `malloc`, and no reference count
+/// is touched to reach its state.
 ///
 /// The state and the values are only reached through `withState` (in
 /// `ModelObject`) and the accessors beside it, which take the lock; bodies
 /// given to them never run code that could take it again while they hold
 /// `inout` access to the state.
 @usableFromInline
-final class ModelStorage: ManagedBuffer<ModelState, SlotCell> {
+struct ModelStorage {
+    /// The start of the allocation: the state.
+    @usableFromInline let base: UnsafeMutableRawPointer
+
+    /// Bytes before the lock: the state, rounded up to sixteen.
+    @inlinable @inline(__always)
+    static var headerSize: Int { (MemoryLayout<ModelState>.stride + 15) & ~15 }
+
     /// Cells taken by the mutex, before the first value.
     @inlinable @inline(__always)
     static var lockCells: Int { (MemoryLayout<pthread_mutex_t>.size + SlotCell.size - 1) / SlotCell.size }
 
+    /// Bytes before the first value.
+    @inlinable @inline(__always)
+    static var cellsOffset: Int { headerSize &+ lockCells &* SlotCell.size }
+
+    @inlinable
+    init(base: UnsafeMutableRawPointer) {
+        self.base = base
+    }
+
     /// A storage for the values of `layout`'s slots, its lock ready; `fill`
     /// initialises the cells of the values (`layout.slotCount` of them).
     static func make(layout: ClassLayout, fill: (UnsafeMutableRawPointer) -> Void) -> ModelStorage {
-        let buffer = create(minimumCapacity: lockCells + layout.slotCount) { buffer in
-            let cells = buffer.withUnsafeMutablePointerToElements { UnsafeMutableRawPointer($0) + lockCells * SlotCell.size }
-            return ModelState(layout: layout, cells: cells)
+        // malloc's alignment (16 bytes) is more than the state, the lock and
+        // the cells need. (`UnsafeMutableRawPointer.allocate` would take the
+        // runtime's aligned-allocation path, `posix_memalign` on Linux,
+        // whatever the alignment asked for.)
+        guard let base = malloc(cellsOffset + layout.slotCount * SlotCell.size) else {
+            fatalError("ModelKit: out of memory for an object's storage")
         }
-        let storage = unsafeDowncast(buffer, to: ModelStorage.self)
-        storage.withUnsafeMutablePointerToElements { elements in
-            let raw = UnsafeMutableRawPointer(elements)
-            let mutex = raw.bindMemory(to: pthread_mutex_t.self, capacity: 1)
-            #if canImport(Glibc)
-                // glibc's mutex is plain data until first locked: a fresh
-                // recursive one is what PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP
-                // (a macro Swift cannot import) gives, so it is copied from a
-                // template made once, instead of setting up attributes and
-                // calling pthread_mutex_init for every object.
-                mutex.initialize(to: Self.recursiveMutexTemplate.value)
-            #else
-                var attributes = pthread_mutexattr_t()
-                pthread_mutexattr_init(&attributes)
-                pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_RECURSIVE))
-                let status = pthread_mutex_init(mutex, &attributes)
-                pthread_mutexattr_destroy(&attributes)
-                precondition(status == 0, "ModelKit: pthread_mutex_init failed (\(status))")
-            #endif
-            fill(raw + lockCells * SlotCell.size)
-        }
-        return storage
+        let cells = base + cellsOffset
+        base.initializeMemory(as: ModelState.self, to: ModelState(layout: layout, cells: cells))
+        let mutex = (base + headerSize).bindMemory(to: pthread_mutex_t.self, capacity: 1)
+        #if canImport(Glibc)
+            // glibc's mutex is plain data until first locked: a fresh
+            // recursive one is what PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP
+            // (a macro Swift cannot import) gives, so it is copied from a
+            // template made once, instead of setting up attributes and
+            // calling pthread_mutex_init for every object.
+            mutex.initialize(to: recursiveMutexTemplate.value)
+        #else
+            var attributes = pthread_mutexattr_t()
+            pthread_mutexattr_init(&attributes)
+            pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_RECURSIVE))
+            let status = pthread_mutex_init(mutex, &attributes)
+            pthread_mutexattr_destroy(&attributes)
+            precondition(status == 0, "ModelKit: pthread_mutex_init failed (\(status))")
+        #endif
+        fill(cells)
+        return ModelStorage(base: base)
     }
 
     #if canImport(Glibc)
@@ -75,44 +98,49 @@ final class ModelStorage: ManagedBuffer<ModelState, SlotCell> {
         }()
     #endif
 
-    deinit {
-        // ManagedBuffer destroys the header (the state) itself; the values
-        // are this class's to destroy, by their types.
+    /// Destroys the values (by their types), the state and the lock, and
+    /// frees the memory: the owner's `deinit` calls it, once.
+    func destroy() {
+        let header = base.assumingMemoryBound(to: ModelState.self)
         // Borrowed, not retained: layouts live as long as the process.
-        let layout = withUnsafeMutablePointerToHeader { Unmanaged.passUnretained($0.pointee.layout) }
-        withUnsafeMutablePointerToElements { elements in
-            let raw = UnsafeMutableRawPointer(elements)
-            let cells = raw + Self.lockCells * SlotCell.size
-            layout._withUnsafeGuaranteedRef { layout in
-                layout.slotsToDestroy.withUnsafeBufferPointer { slots in
-                    layout.typesToDestroy.withUnsafeBufferPointer { types in
-                        for index in slots.indices {
-                            types[index]._destroyStoredValue(at: cells + slots[index] &* SlotCell.size)
-                        }
+        let layout = Unmanaged.passUnretained(header.pointee.layout)
+        let cells = base + Self.cellsOffset
+        layout._withUnsafeGuaranteedRef { layout in
+            layout.slotsToDestroy.withUnsafeBufferPointer { slots in
+                layout.typesToDestroy.withUnsafeBufferPointer { types in
+                    for index in slots.indices {
+                        types[index]._destroyStoredValue(at: cells + slots[index] &* SlotCell.size)
                     }
                 }
             }
-            pthread_mutex_destroy(raw.assumingMemoryBound(to: pthread_mutex_t.self))
         }
+        header.deinitialize(count: 1)
+        pthread_mutex_destroy(mutex)
+        free(base)
+    }
+
+    /// Runs `body` on the state (the caller holds the lock, or the object is
+    /// not shared yet).
+    @inlinable @inline(__always)
+    func withUnsafeMutablePointerToHeader<Result>(
+        _ body: (UnsafeMutablePointer<ModelState>) throws -> Result
+    ) rethrows -> Result {
+        try body(base.assumingMemoryBound(to: ModelState.self))
     }
 
     /// The first value cell.
     @inlinable @inline(__always)
-    var cells: UnsafeMutableRawPointer {
-        withUnsafeMutablePointerToElements { UnsafeMutableRawPointer($0) + Self.lockCells &* SlotCell.size }
-    }
+    var cells: UnsafeMutableRawPointer { base + Self.cellsOffset }
 
     /// The cell of `slot`.
     @inlinable @inline(__always)
     func cell(_ slot: Int) -> UnsafeMutableRawPointer {
-        withUnsafeMutablePointerToElements {
-            UnsafeMutableRawPointer($0) + (Self.lockCells &+ slot) &* SlotCell.size
-        }
+        base + (Self.cellsOffset &+ slot &* SlotCell.size)
     }
 
     @inlinable @inline(__always)
     var mutex: UnsafeMutablePointer<pthread_mutex_t> {
-        withUnsafeMutablePointerToElements { UnsafeMutableRawPointer($0).assumingMemoryBound(to: pthread_mutex_t.self) }
+        (base + Self.headerSize).assumingMemoryBound(to: pthread_mutex_t.self)
     }
 
     /// Takes the lock, waiting for another thread to release it; a thread

@@ -86,7 +86,10 @@ public final class ModelObservation: @unchecked Sendable {
         if !wasCancelled { cancellation() }
     }
 
-    deinit { cancel() }
+    deinit {
+        cancel()
+        lock.destroy()
+    }
 }
 
 extension ModelObject {
@@ -251,6 +254,10 @@ final class NestedObserver: @unchecked Sendable {
     private init(path: [String], handler: @escaping (ModelChange) -> Void) {
         self.path = path
         self.handler = handler
+    }
+
+    deinit {
+        lock.destroy()
     }
 
     static func start(on root: ModelObject, path: [String], handler: @escaping (ModelChange) -> Void)

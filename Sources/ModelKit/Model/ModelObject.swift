@@ -93,6 +93,7 @@ open class ModelObject: @unchecked Sendable {
             storage = ModelStorage.make(layout: ClassLayout.empty) { _ in }
             let discovered = ClassLayout.discover(self, stack: stack)
             let base = stack.count - discovered.slotCount
+            storage.destroy()
             storage = ModelStorage.make(layout: discovered) { stack.take(from: base, into: $0, layout: discovered) }
             layout = discovered
             slotBase = base
@@ -109,6 +110,10 @@ open class ModelObject: @unchecked Sendable {
                 state.clearChangeRecords()
             }
         }
+    }
+
+    deinit {
+        storage.destroy()
     }
 
     /// Sets default values that cannot be written as a declaration's
@@ -331,11 +336,10 @@ open class ModelObject: @unchecked Sendable {
     @inline(__always)
     final func withState<Result>(_ body: (inout ModelState) throws -> Result) rethrows -> Result {
         // Not retained: the object holds its storage for its whole life.
-        try Unmanaged.passUnretained(storage)._withUnsafeGuaranteedRef { storage in
-            storage.lock()
-            defer { storage.unlock() }
-            return try storage.withUnsafeMutablePointerToHeader { try body(&$0.pointee) }
-        }
+        let storage = self.storage
+        storage.lock()
+        defer { storage.unlock() }
+        return try storage.withUnsafeMutablePointerToHeader { try body(&$0.pointee) }
     }
 
     /// Reads the value of the slot whose wrapper pushed at `position`.
@@ -343,28 +347,27 @@ open class ModelObject: @unchecked Sendable {
     @inline(__always)
     final func _readSlot<Value>(at position: Int, as type: Value.Type) -> Value {
         let slot = position &- slotBase
-        // Neither is retained: the object holds its storage for its whole
-        // life, and the storage its observation center once made.
-        let (value, center) = Unmanaged.passUnretained(storage)._withUnsafeGuaranteedRef {
-            storage -> (Value, Unmanaged<ObservationCenter>) in
-            storage.lock()
-            return storage.withUnsafeMutablePointerToHeader { header -> (Value, Unmanaged<ObservationCenter>) in
-                if header.pointee.mutatingSlots.contains(slot) {
-                    storage.unlock()
-                    _overlappingAccess(slot: slot)
-                }
-                // The registrar comes into being with the first read: a tracker
-                // can only be watching an object it has read.
-                let center: Unmanaged<ObservationCenter>
-                if let existing = header.pointee.observation {
-                    center = Unmanaged.passUnretained(existing)
-                } else {
-                    center = Unmanaged.passUnretained(ModelObject._makeObservationCenter(&header.pointee))
-                }
-                let value = SlotCell.pointer(header.pointee.cells + slot &* SlotCell.size, as: Value.self).pointee
+        // The observation center is not retained: the state holds the one
+        // once made for as long as the object lives.
+        let storage = self.storage
+        storage.lock()
+        let (value, center) = storage.withUnsafeMutablePointerToHeader {
+            header -> (Value, Unmanaged<ObservationCenter>) in
+            if header.pointee.mutatingSlots.contains(slot) {
                 storage.unlock()
-                return (value, center)
+                _overlappingAccess(slot: slot)
             }
+            // The registrar comes into being with the first read: a tracker
+            // can only be watching an object it has read.
+            let center: Unmanaged<ObservationCenter>
+            if let existing = header.pointee.observation {
+                center = Unmanaged.passUnretained(existing)
+            } else {
+                center = Unmanaged.passUnretained(ModelObject._makeObservationCenter(&header.pointee))
+            }
+            let value = SlotCell.pointer(header.pointee.cells + slot &* SlotCell.size, as: Value.self).pointee
+            storage.unlock()
+            return (value, center)
         }
         _trackRead(slot, center)
         return value
