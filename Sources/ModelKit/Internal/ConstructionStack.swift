@@ -13,6 +13,18 @@ import Synchronization
 @usableFromInline
 let constructionStackKey = Atomic<UInt>(0)
 
+/// The shared fast stack (an unretained `ConstructionStack`), 0 until the
+/// first object is constructed. One thread at a time owns it (its
+/// `owner`): the first thread to construct an object claims it and keeps it
+/// until it ends, and finds its stack with one compare of its thread's
+/// identity instead of a thread-specific lookup (about 15 instructions less
+/// for each `@Saved` default). Made once and never freed, so that even a
+/// thread that claims it while ending, after its thread-specific values were
+/// destroyed, cannot leave a dangling stack to a later thread given the same
+/// identity.
+@usableFromInline
+let fastStack = Atomic<UInt>(0)
+
 /// Carries the initial values of `@Saved` properties from their wrappers to
 /// the object being constructed.
 ///
@@ -39,6 +51,9 @@ final class ConstructionStack {
     /// What declarations gave besides the value (a key, a date strategy,
     /// rules), by position; valid where `declared` is set.
     @exclusivity(unchecked) var settings: [Int: SavedSettings] = [:]
+    /// The thread that owns this stack if it is the shared fast stack
+    /// (`fastStack`), 0 when none does; unused otherwise.
+    @usableFromInline let owner = Atomic<UInt>(0)
     /// The number of cells in use.
     @usableFromInline @exclusivity(unchecked) var count = 0
     /// The layout that the last object constructed on this thread used: a
@@ -69,12 +84,20 @@ final class ConstructionStack {
     /// keeps it alive for as long as the thread runs.
     ///
     /// Every `@Saved` default of every new object comes through here, so the
-    /// common case is inlined into the wrapper's initialiser: one load of
-    /// the key, which is a constant-initialised global (no lazy-global
-    /// check, unlike a `static let` holding a `ThreadLocal`), and one
-    /// `pthread_getspecific`.
+    /// common case is inlined into the wrapper's initialiser: on the fast
+    /// stack's owner, a load of `fastStack` (a constant-initialised global:
+    /// no lazy-global check), a load of its owner and `pthread_self`; on
+    /// other threads, a load of the key and one `pthread_getspecific`.
     @inlinable @inline(__always)
     static func currentUnretained() -> Unmanaged<ConstructionStack> {
+        // Only a thread itself ever stores its identity as the owner, so
+        // reading it back means the fast stack is this thread's.
+        if let pointer = UnsafeRawPointer(bitPattern: fastStack.load(ordering: .acquiring)) {
+            let shared = Unmanaged<ConstructionStack>.fromOpaque(pointer)
+            if shared._withUnsafeGuaranteedRef({ $0.owner.load(ordering: .relaxed) }) == threadID() {
+                return shared
+            }
+        }
         let key = constructionStackKey.load(ordering: .acquiring)
         if key != 0, let pointer = pthread_getspecific(pthread_key_t(truncatingIfNeeded: key &- 1)) {
             return Unmanaged.fromOpaque(pointer)
@@ -91,10 +114,17 @@ final class ConstructionStack {
             var key = pthread_key_t()
             let status = pthread_key_create(&key) { pointer in
                 #if canImport(Darwin)
-                    Unmanaged<ConstructionStack>.fromOpaque(pointer).release()
-                #else
-                    if let pointer { Unmanaged<ConstructionStack>.fromOpaque(pointer).release() }
+                    let pointer: UnsafeMutableRawPointer? = pointer
                 #endif
+                guard let pointer else { return }
+                if UInt(bitPattern: pointer) == fastStack.load(ordering: .acquiring) {
+                    // The owner is ending: the fast stack is free for the
+                    // next thread that makes its first object.
+                    Unmanaged<ConstructionStack>.fromOpaque(pointer).takeUnretainedValue()
+                        .owner.store(0, ordering: .releasing)
+                } else {
+                    Unmanaged<ConstructionStack>.fromOpaque(pointer).release()
+                }
             }
             precondition(status == 0, "ModelKit: pthread_key_create failed (\(status))")
             let (exchanged, original) = constructionStackKey.compareExchange(
@@ -109,9 +139,37 @@ final class ConstructionStack {
         }
         let key = pthread_key_t(truncatingIfNeeded: stored &- 1)
         if let pointer = pthread_getspecific(key) { return Unmanaged.fromOpaque(pointer) }
-        let stack = Unmanaged.passRetained(ConstructionStack())
+        var shared = fastStack.load(ordering: .acquiring)
+        if shared == 0 {
+            // The process's first construction makes the fast stack.
+            let made = Unmanaged.passRetained(ConstructionStack())
+            let (exchanged, original) = fastStack.compareExchange(
+                expected: 0, desired: UInt(bitPattern: made.toOpaque()), ordering: .acquiringAndReleasing)
+            if exchanged {
+                shared = UInt(bitPattern: made.toOpaque())
+            } else {
+                made.release()
+                shared = original
+            }
+        }
+        let sharedStack = Unmanaged<ConstructionStack>.fromOpaque(UnsafeRawPointer(bitPattern: shared)!)
+        let claimed = sharedStack._withUnsafeGuaranteedRef {
+            $0.owner.compareExchange(expected: 0, desired: threadID(), ordering: .acquiringAndReleasing).exchanged
+        }
+        let stack = claimed ? sharedStack : Unmanaged.passRetained(ConstructionStack())
+        // Also the owner's: its destructor gives the fast stack back.
         pthread_setspecific(key, stack.toOpaque())
         return stack
+    }
+
+    /// The calling thread's identity, never 0.
+    @inlinable @inline(__always)
+    static func threadID() -> UInt {
+        #if canImport(Glibc)
+            UInt(pthread_self())
+        #else
+            UInt(bitPattern: pthread_self())
+        #endif
     }
 
     /// Pushes an initial value and returns its position.

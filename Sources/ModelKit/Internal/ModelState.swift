@@ -34,6 +34,15 @@ struct ModelState: @unchecked Sendable {
         self.cells = cells
     }
 
+    /// Whether the state holds anything to release. Most objects die as
+    /// they were born, with none of the references above made, and their
+    /// storage then skips the state's destruction (four releases of nothing).
+    /// A field added above that holds a reference must be checked here.
+    @inline(__always)
+    var holdsReferences: Bool {
+        observation != nil || extras != nil || mutatingSlots.high != nil || changedSlots.high != nil
+    }
+
     /// The extras, made now if the object has none yet.
     @usableFromInline
     mutating func madeExtras() -> ModelStateExtras {
@@ -203,12 +212,14 @@ final class ModelStateExtras: @unchecked Sendable {
     @usableFromInline init() {}
 }
 
-/// A set of slot numbers: one inline word for the first 64 slots, an array
-/// for the rest, so that small models need no allocation.
+/// A set of slot numbers: one inline word for the first 64 slots, words
+/// for the rest made only when a slot past 63 is added, so that small
+/// models need no allocation (and a set never used past 63 holds nothing
+/// to release).
 @usableFromInline
 struct SlotSet: Sendable {
     @usableFromInline var low: UInt64 = 0
-    @usableFromInline var high: [UInt64] = []
+    @usableFromInline var high: [UInt64]?
 
     @usableFromInline init() {}
 
@@ -224,28 +235,33 @@ struct SlotSet: Sendable {
     @usableFromInline
     mutating func insertHigh(_ slot: Int) {
         let word = slot / 64 - 1
-        if high.count <= word { high.append(contentsOf: repeatElement(0, count: word + 1 - high.count)) }
-        high[word] |= 1 << UInt64(slot % 64)
+        if high == nil { high = [] }
+        if high!.count <= word { high!.append(contentsOf: repeatElement(0, count: word + 1 - high!.count)) }
+        high![word] |= 1 << UInt64(slot % 64)
     }
 
     @inlinable @inline(__always)
     mutating func remove(_ slot: Int) {
         if slot < 64 {
             low &= ~(1 << UInt64(slot))
-        } else {
+        } else if high != nil {
             let word = slot / 64 - 1
-            if word < high.count { high[word] &= ~(1 << UInt64(slot % 64)) }
+            if word < high!.count { high![word] &= ~(1 << UInt64(slot % 64)) }
         }
     }
 
     @inlinable @inline(__always)
     func contains(_ slot: Int) -> Bool {
         if slot < 64 { return low & (1 << UInt64(slot)) != 0 }
+        guard let high else { return false }
         let word = slot / 64 - 1
         return word < high.count && high[word] & (1 << UInt64(slot % 64)) != 0
     }
 
-    var isEmpty: Bool { low == 0 && high.allSatisfy { $0 == 0 } }
+    @inline(__always)
+    var isEmpty: Bool { low == 0 && (high == nil || highIsEmpty) }
+
+    var highIsEmpty: Bool { high?.allSatisfy { $0 == 0 } ?? true }
 
     /// Whether the set holds every slot below `count`.
     func containsAll(below count: Int) -> Bool {
@@ -256,6 +272,6 @@ struct SlotSet: Sendable {
 
     mutating func removeAll() {
         low = 0
-        high = []
+        high = nil
     }
 }

@@ -114,7 +114,7 @@ struct ModelStorage {
                 }
             }
         }
-        header.deinitialize(count: 1)
+        if header.pointee.holdsReferences { header.deinitialize(count: 1) }
         pthread_mutex_destroy(mutex)
         free(base)
     }

@@ -94,6 +94,53 @@ import Testing
         }
     }
 
+    /// The first thread to construct an object owns a shared fast stack
+    /// until it ends; the next new thread then claims it. Rounds of short
+    /// threads (each one new, so each may claim it) construct models with a
+    /// nested model default, which push and pop on that stack in between.
+    /// Run alone, the first round's threads are the process's first
+    /// constructors, so the stack changes owner from round to round.
+    @Test func objectsMadeOnThreadsThatEndKeepTheirDefaults() throws {
+        let rounds = 12
+        let threadsPerRound = 3
+        let made = LockedTable<Int, [HandoverParent]>()
+        for round in 0..<rounds {
+            let done = DispatchGroup()
+            for worker in 0..<threadsPerRound {
+                done.enter()
+                let id = round * threadsPerRound + worker
+                Thread.detachNewThread {
+                    let objects = (0..<20).map { index -> HandoverParent in
+                        let object = HandoverParent()
+                        object.count = id * 100 + index + 1
+                        return object
+                    }
+                    made.withLock { $0[id] = objects }
+                    done.leave()
+                }
+            }
+            done.wait()
+        }
+        let all = made.withLock { $0 }
+        #expect(all.count == rounds * threadsPerRound)
+        for (id, objects) in all {
+            for (index, object) in objects.enumerated() {
+                #expect(object.count == id * 100 + index + 1)
+                #expect(object.title == "parent")
+                #expect(object.child.name == "child")
+                #expect(object.child.tags == ["a", "b"])
+                #expect(object.trailer == [1.5])
+                #expect(object.changedKeys == ["count"])
+                #expect(!object.child.hasChanges)
+            }
+        }
+        // The objects' storages were filled from the stack: nothing they
+        // hold is shared, so changing one leaves the others alone.
+        let first = try #require(all[0]?.first)
+        first.child.tags.append("c")
+        #expect(all[1]?.first?.child.tags == ["a", "b"])
+    }
+
     @Test func aModelCanCrossToTheMainActor() async throws {
         let loaded = try await Task.detached { try Note(dictionary: ["title": "background"]) }.value
         await MainActor.run { loaded.title = "main" }
@@ -121,4 +168,16 @@ final class FirstRaceD: ModelObject, FirstRace, @unchecked Sendable {
     @Saved var when = Date(timeIntervalSince1970: 0)
     @Saved var number = 0
     @Saved var label = "first"
+}
+
+final class HandoverChild: ModelObject, @unchecked Sendable {
+    @Saved var name = "child"
+    @Saved var tags = ["a", "b"]
+}
+
+final class HandoverParent: ModelObject, @unchecked Sendable {
+    @Saved var title = "parent"
+    @Saved var child = HandoverChild()
+    @Saved var count = 0
+    @Saved var trailer = [1.5]
 }
