@@ -82,14 +82,140 @@ extension JSONWriter {
             appendASCII(JSONByte.period, JSONByte.zero)
             return
         }
-        // The standard library's shortest round-trip digits, caught as bytes.
-        var digits = ShortText()
-        value.write(to: &digits)
-        let needsFraction = digits.withBytes { bytes -> Bool in
-            append(bytes)
-            return !bytes.contains(JSONByte.period) && !bytes.contains(JSONByte.lowerE)
+        // "-0.0", or a minus sign and the shortest round-trip digits laid
+        // out as the standard library's `description` lays them out: plain
+        // from 0.0001 up to 2^53, with an exponent of at least two digits
+        // beyond, and always a period or an exponent.
+        reserve(48)
+        if value.sign == .minus {
+            buffer[count] = JSONByte.minus
+            count &+= 1
         }
-        if needsFraction { appendASCII(JSONByte.period, JSONByte.zero) }
+        if value == 0 {
+            appendASCII(JSONByte.zero, JSONByte.period)
+            append(JSONByte.zero)
+            return
+        }
+        var decimal = ShortestDecimal(value)
+        while decimal.digits % 10 == 0 {
+            decimal.digits /= 10
+            decimal.exponent &+= 1
+        }
+        let start = count
+        // The digits go one place right of where they start, so that the
+        // first (or the integer part) can move back in front of a period.
+        let length = writeDigits(decimal.digits, at: start &+ 1)
+        // The value is 0.digits × 10^point.
+        let point = length &+ decimal.exponent
+        if point < -3 || value.magnitude > 0x1p53 {
+            // d.ddde±xx
+            buffer[start] = buffer[start &+ 1]
+            if length > 1 {
+                buffer[start &+ 1] = JSONByte.period
+                count = start &+ length &+ 1
+            } else {
+                count = start &+ 1
+            }
+            let power = point &- 1
+            buffer[count] = JSONByte.lowerE
+            buffer[count &+ 1] = power < 0 ? JSONByte.minus : JSONByte.plus
+            count &+= 2
+            var magnitude = Int(truncatingIfNeeded: power.magnitude)
+            if magnitude >= 100 {
+                buffer[count] = JSONByte.zero &+ UInt8(truncatingIfNeeded: magnitude / 100)
+                count &+= 1
+                magnitude %= 100
+            }
+            JSONWriter.digitPairs.withUTF8Buffer { pairs in
+                buffer[count] = pairs[magnitude &* 2]
+                buffer[count &+ 1] = pairs[magnitude &* 2 &+ 1]
+            }
+            count &+= 2
+        } else if point <= 0 {
+            // 0.000ddd: the digits move right to make room.
+            let zeros = 2 &- point
+            var index = length
+            while index > 0 {
+                index &-= 1
+                buffer[start &+ zeros &+ index] = buffer[start &+ 1 &+ index]
+            }
+            buffer[start] = JSONByte.zero
+            buffer[start &+ 1] = JSONByte.period
+            for index in (start &+ 2)..<(start &+ zeros) { buffer[index] = JSONByte.zero }
+            count = start &+ zeros &+ length
+        } else if point < length {
+            // ddd.ddd: the integer part moves back in front of the period.
+            for index in start..<(start &+ point) { buffer[index] = buffer[index &+ 1] }
+            buffer[start &+ point] = JSONByte.period
+            count = start &+ length &+ 1
+        } else {
+            // ddd000.0
+            for index in start..<(start &+ length) { buffer[index] = buffer[index &+ 1] }
+            var index = start &+ length
+            for _ in 0..<(point &- length) {
+                buffer[index] = JSONByte.zero
+                index &+= 1
+            }
+            buffer[index] = JSONByte.period
+            buffer[index &+ 1] = JSONByte.zero
+            count = index &+ 2
+        }
+    }
+
+    /// Writes the decimal digits of `value` (1 ≤ value < 10^17) at `index`
+    /// and returns how many there are; the caller reserved the room and
+    /// eight bytes more (whole words are stored).
+    ///
+    /// Eight digits at a time: each group below 10^8 becomes eight ASCII
+    /// bytes in one word, by splitting it in halves, quarters and digits in
+    /// lanes of the word with multiplications (`eightDigits`); the leading
+    /// group's zero digits tell the length.
+    @inline(__always)
+    private func writeDigits(_ value: UInt64, at index: Int) -> Int {
+        let raw = UnsafeMutableRawPointer(buffer + index)
+        if value < 100_000_000 {
+            let digits = Self.eightDigits(UInt32(truncatingIfNeeded: value))
+            let leading = digits.trailingZeroBitCount >> 3
+            raw.storeBytes(of: (digits >> UInt64(leading &* 8)) | 0x3030_3030_3030_3030, as: UInt64.self)
+            return 8 &- leading
+        }
+        let low = Self.eightDigits(UInt32(truncatingIfNeeded: value % 100_000_000))
+        let upper = value / 100_000_000
+        var length: Int
+        if upper < 100_000_000 {
+            let digits = Self.eightDigits(UInt32(truncatingIfNeeded: upper))
+            let leading = digits.trailingZeroBitCount >> 3
+            raw.storeBytes(of: (digits >> UInt64(leading &* 8)) | 0x3030_3030_3030_3030, as: UInt64.self)
+            length = 8 &- leading
+        } else {
+            // 17 digits: the first alone.
+            raw.storeBytes(of: JSONByte.zero &+ UInt8(truncatingIfNeeded: upper / 100_000_000), as: UInt8.self)
+            let middle = Self.eightDigits(UInt32(truncatingIfNeeded: upper % 100_000_000))
+            (raw + 1).storeBytes(of: middle | 0x3030_3030_3030_3030, as: UInt64.self)
+            length = 9
+        }
+        (raw + length).storeBytes(of: low | 0x3030_3030_3030_3030, as: UInt64.self)
+        return length &+ 8
+    }
+
+    /// The eight decimal digits of `value` (below 10^8), leading zeros
+    /// included, one per byte as numbers 0–9, the first in the lowest byte
+    /// (the first in memory on a little-endian machine). Zero gives zero.
+    @inline(__always)
+    static func eightDigits(_ value: UInt32) -> UInt64 {
+        // [abcd, efgh] in 32-bit lanes (first in the low lane).
+        var lanes = UInt64(value / 10000) | (UInt64(value % 10000) << 32)
+        // [ab, cd, ef, gh] in 16-bit lanes: x / 100 is x × 5243 >> 19 below 43,699.
+        let hundreds = ((lanes &* 5243) >> 19) & 0x0000_007F_0000_007F
+        lanes = hundreds | ((lanes &- hundreds &* 100) << 16)
+        // [a, b, ..., h] in bytes: x / 10 is x × 103 >> 10 below 179.
+        let tens = ((lanes &* 103) >> 10) & 0x000F_000F_000F_000F
+        lanes = tens | ((lanes &- tens &* 10) << 8)
+        #if _endian(big)
+            return lanes.byteSwapped
+        #else
+            return lanes
+        #endif
     }
 
     /// Catches the short ASCII text a number writes of itself, without
