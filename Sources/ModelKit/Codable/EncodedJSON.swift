@@ -23,8 +23,8 @@ enum EncodedJSON {
         case .bool(let flag): flag ? writer.append("true") : writer.append("false")
         case .int(let value): writer.writeInteger(value)
         case .unsigned(let value):
-            var text = String(value)
-            text.withUTF8 { writer.append($0) }
+            writer.reserve(28)
+            writer.count += writer.writeDigits(UInt64(value), at: writer.count)
         case .double(let value): try writer.writeDouble(value)
         case .float(let value):
             var digits = JSONWriter.ShortText()

@@ -28,36 +28,12 @@ extension JSONWriter {
 
     /// Writes `value` in decimal, straight into the buffer, two digits at a time.
     mutating func writeInteger(_ value: Int) {
-        reserve(21)
+        reserve(29)
         if value < 0 {
             buffer[count] = JSONByte.minus
-            count += 1
+            count &+= 1
         }
-        var magnitude = value.magnitude
-        var digits = 1
-        var bound: UInt = 10
-        while digits < 20, magnitude >= bound {
-            digits += 1
-            if digits < 20 { bound = bound &* 10 }
-        }
-        var index = count + digits
-        JSONWriter.digitPairs.withUTF8Buffer { pairs in
-            while magnitude >= 100 {
-                let pair = Int(truncatingIfNeeded: magnitude % 100) &* 2
-                magnitude /= 100
-                index -= 2
-                buffer[index] = pairs[pair]
-                buffer[index + 1] = pairs[pair + 1]
-            }
-            if magnitude >= 10 {
-                let pair = Int(truncatingIfNeeded: magnitude) &* 2
-                buffer[index - 2] = pairs[pair]
-                buffer[index - 1] = pairs[pair + 1]
-            } else {
-                buffer[index - 1] = JSONByte.zero &+ UInt8(truncatingIfNeeded: magnitude)
-            }
-        }
-        count += digits
+        count &+= writeDigits(UInt64(value.magnitude), at: count)
     }
 
     /// "00" through "99", for writing two digits at once.
@@ -162,40 +138,45 @@ extension JSONWriter {
         }
     }
 
-    /// Writes the decimal digits of `value` (1 ≤ value < 10^17) at `index`
-    /// and returns how many there are; the caller reserved the room and
-    /// eight bytes more (whole words are stored).
+    /// Writes the decimal digits of `value` at `index` ("0" for zero) and
+    /// returns how many there are; the caller reserved the room and eight
+    /// bytes more (whole words are stored).
     ///
     /// Eight digits at a time: each group below 10^8 becomes eight ASCII
     /// bytes in one word, by splitting it in halves, quarters and digits in
     /// lanes of the word with multiplications (`eightDigits`); the leading
     /// group's zero digits tell the length.
     @inline(__always)
-    private func writeDigits(_ value: UInt64, at index: Int) -> Int {
+    func writeDigits(_ value: UInt64, at index: Int) -> Int {
         let raw = UnsafeMutableRawPointer(buffer + index)
         if value < 100_000_000 {
-            let digits = Self.eightDigits(UInt32(truncatingIfNeeded: value))
-            let leading = digits.trailingZeroBitCount >> 3
-            raw.storeBytes(of: (digits >> UInt64(leading &* 8)) | 0x3030_3030_3030_3030, as: UInt64.self)
-            return 8 &- leading
+            return Self.storeLeadingGroup(UInt32(truncatingIfNeeded: value), at: raw)
         }
         let low = Self.eightDigits(UInt32(truncatingIfNeeded: value % 100_000_000))
         let upper = value / 100_000_000
         var length: Int
         if upper < 100_000_000 {
-            let digits = Self.eightDigits(UInt32(truncatingIfNeeded: upper))
-            let leading = digits.trailingZeroBitCount >> 3
-            raw.storeBytes(of: (digits >> UInt64(leading &* 8)) | 0x3030_3030_3030_3030, as: UInt64.self)
-            length = 8 &- leading
+            length = Self.storeLeadingGroup(UInt32(truncatingIfNeeded: upper), at: raw)
         } else {
-            // 17 digits: the first alone.
-            raw.storeBytes(of: JSONByte.zero &+ UInt8(truncatingIfNeeded: upper / 100_000_000), as: UInt8.self)
+            // Seventeen digits or more: up to four, then two whole groups.
+            length = Self.storeLeadingGroup(UInt32(truncatingIfNeeded: upper / 100_000_000), at: raw)
             let middle = Self.eightDigits(UInt32(truncatingIfNeeded: upper % 100_000_000))
-            (raw + 1).storeBytes(of: middle | 0x3030_3030_3030_3030, as: UInt64.self)
-            length = 9
+            (raw + length).storeBytes(of: middle | 0x3030_3030_3030_3030, as: UInt64.self)
+            length &+= 8
         }
         (raw + length).storeBytes(of: low | 0x3030_3030_3030_3030, as: UInt64.self)
         return length &+ 8
+    }
+
+    /// Stores the digits of `value` (below 10^8) without leading zeros, at
+    /// least one, as one word at `raw`, and returns how many there are.
+    @inline(__always)
+    static func storeLeadingGroup(_ value: UInt32, at raw: UnsafeMutableRawPointer) -> Int {
+        let digits = eightDigits(value)
+        // Leading zero digits are the low zero bytes; zero keeps one.
+        let leading = min(digits.trailingZeroBitCount >> 3, 7)
+        raw.storeBytes(of: (digits >> UInt64(leading &* 8)) | 0x3030_3030_3030_3030, as: UInt64.self)
+        return 8 &- leading
     }
 
     /// The eight decimal digits of `value` (below 10^8), leading zeros

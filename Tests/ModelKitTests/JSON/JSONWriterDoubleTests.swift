@@ -95,6 +95,23 @@ import Testing
         }
     }
 
+    /// Integers go through the same digit writer: every length, both signs.
+    @Test func integersOfEveryLengthMatchTheirDecimalText() {
+        var values: [Int] = [0, 1, -1, 9, 10, .max, .min, .max - 1, .min + 1]
+        var power = 1
+        for _ in 0..<18 {
+            power *= 10
+            values += [power - 1, power, power + 1, -power, -(power - 1)]
+        }
+        var random = SeededGenerator(seed: 8)
+        for _ in 0..<20_000 { values.append(Int(truncatingIfNeeded: random.next()) >> Int.random(in: 0..<63, using: &random)) }
+        for value in values {
+            var writer = JSONWriter(options: JSONWritingOptions())
+            writer.writeInteger(value)
+            #expect(writer.takeString() == String(value))
+        }
+    }
+
     @Test func notFiniteIsRefusedWithItsValue() throws {
         for value in [Double.infinity, -.infinity, .nan] {
             #expect {
