@@ -78,6 +78,10 @@ struct JSONWriter {
     }
 
     /// Writes `root` and everything inside it.
+    ///
+    /// The innermost open container's members are written in one loop that
+    /// borrows its values: scalars are written in place, and only a member
+    /// that is itself a container leaves the loop, to be opened.
     mutating func write(_ root: ModelValue) throws(ModelError) {
         var stack: [Frame] = []
         var current = root
@@ -89,10 +93,7 @@ struct JSONWriter {
                     appendASCII(JSONByte.openBracket, JSONByte.closeBracket)
                 } else {
                     append(JSONByte.openBracket)
-                    stack.append(Frame(isObject: false, values: elements, keys: [], order: nil, next: 1))
-                    startLine(depth: stack.count)
-                    current = elements[0]
-                    continue nextValue
+                    stack.append(Frame(isObject: false, values: elements, keys: [], order: nil, next: 0))
                 }
             case .object(let object):
                 try checkDepth(stack)
@@ -101,13 +102,7 @@ struct JSONWriter {
                 } else {
                     append(JSONByte.openBrace)
                     let order = options.sortedKeys ? JSONWriter.sortedOrder(of: object.keys) : nil
-                    let frame = Frame(isObject: true, values: object.values, keys: object.keys, order: order, next: 1)
-                    let first = frame.member(0)
-                    stack.append(frame)
-                    startLine(depth: stack.count)
-                    writeKey(object.keys[first])
-                    current = object.values[first]
-                    continue nextValue
+                    stack.append(Frame(isObject: true, values: object.values, keys: object.keys, order: order, next: 0))
                 }
             default:
                 do {
@@ -119,23 +114,49 @@ struct JSONWriter {
                 }
             }
 
-            // Move to the next element or member, closing finished containers.
+            // Go on with the innermost open container, closing finished ones.
             while !stack.isEmpty {
-                let top = stack.count - 1
-                let position = stack[top].next
-                if position < stack[top].values.count {
-                    stack[top].next = position + 1
-                    append(JSONByte.comma)
-                    startLine(depth: stack.count)
+                let top = stack.count &- 1
+                let depth = stack.count
+                let isObject = stack[top].isObject
+                var position = stack[top].next
+                let count = stack[top].values.count
+                while position < count {
                     let member = stack[top].member(position)
-                    if stack[top].isObject { writeKey(stack[top].keys[member]) }
-                    current = stack[top].values[member]
-                    continue nextValue
+                    if position > 0 { append(JSONByte.comma) }
+                    startLine(depth: depth)
+                    if isObject { writeKey(stack[top].keys[member]) }
+                    position &+= 1
+                    switch stack[top].values[member] {
+                    case .double(let number):
+                        do {
+                            try writeDouble(number)
+                        } catch {
+                            stack[top].next = position
+                            var failure = error
+                            failure.keyPath = JSONWriter.keyPath(of: stack)
+                            throw failure
+                        }
+                    case .int(let integer):
+                        writeInteger(integer)
+                    case .string(let string):
+                        writeString(string)
+                    case .null:
+                        append("null")
+                    case .bool(let flag):
+                        flag ? append("true") : append("false")
+                    case let value:
+                        // Containers, and scalars that can fail with more
+                        // to say: written from the top.
+                        stack[top].next = position
+                        current = value
+                        continue nextValue
+                    }
                 }
-                let isArray = !stack[top].isObject
+                let closing = isObject ? JSONByte.closeBrace : JSONByte.closeBracket
                 stack.removeLast()
                 startLine(depth: stack.count)
-                append(isArray ? JSONByte.closeBracket : JSONByte.closeBrace)
+                append(closing)
             }
             return
         }
