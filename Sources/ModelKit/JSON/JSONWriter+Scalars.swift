@@ -298,6 +298,7 @@ extension JSONWriter {
     private static func nextEscape(
         in source: UnsafePointer<UInt8>, from index: Int, count: Int, escapesSlashes: Bool
     ) -> Int {
+        let entry = index
         var index = index
         // Eight bytes at a time.
         while index + 8 <= count {
@@ -305,6 +306,27 @@ extension JSONWriter {
             let special = JSONByte.specialBytes(in: word, slashes: escapesSlashes)
             if special != 0 { return index + special.trailingZeroBitCount >> 3 }
             index += 8
+        }
+        guard index < count else { return count }
+        // The last one to seven bytes: in the last eight of the string when
+        // this call passed the bytes before them (they have nothing to
+        // escape, so the lowest flag is still the first byte to escape), or
+        // for a string of four to seven bytes searched from its start, in
+        // its first four and last four.
+        if count &- 8 >= entry {
+            let start = count &- 8
+            let word = UInt64(littleEndian: UnsafeRawPointer(source + start).loadUnaligned(as: UInt64.self))
+            let special = JSONByte.specialBytes(in: word, slashes: escapesSlashes)
+            return special == 0 ? count : start &+ special.trailingZeroBitCount >> 3
+        }
+        if entry == 0, count >= 4 {
+            let head = UInt64(UInt32(littleEndian: UnsafeRawPointer(source).loadUnaligned(as: UInt32.self)))
+            let tail = UInt64(
+                UInt32(littleEndian: UnsafeRawPointer(source + (count &- 4)).loadUnaligned(as: UInt32.self)))
+            let special = JSONByte.specialBytes(in: head | tail << 32, slashes: escapesSlashes)
+            if special == 0 { return count }
+            let lane = special.trailingZeroBitCount >> 3
+            return lane < 4 ? lane : count &- 8 &+ lane
         }
         while index < count {
             let byte = source[index]
