@@ -75,6 +75,17 @@ struct JSONReader {
 
     static let keyCacheSize = 256
 
+    /// The shapes (keys and key index) of objects read so far, by the low
+    /// bits of a hash of their key hashes; see `closeObject(_:)`.
+    var shapeCache: [ShapeCacheEntry] = []
+
+    struct ShapeCacheEntry {
+        var hash: UInt64 = 0
+        var shape: ModelValue.Object.Shape?
+    }
+
+    static let shapeCacheSize = 64
+
     init(_ bytes: UnsafeBufferPointer<UInt8>, options: JSONReadingOptions) {
         self.bytes = bytes
         // An empty buffer may have no address; give the cursor one it never reads.
@@ -235,6 +246,30 @@ struct JSONReader {
     /// Builds the object of the top frame from its keys and values and pops the frame.
     private mutating func closeObject(_ frame: Frame) throws(ModelError) -> ModelValue.Object {
         let memberCount = keys.count - frame.keyStart
+        // Records repeat their keys: an object whose keys (same strings,
+        // same order) are those of an object read before shares its keys
+        // array and key index, which were checked for repeats then.
+        let shapeHash = keyHashes.withUnsafeBufferPointer { hashes in
+            var combined = UInt64(truncatingIfNeeded: memberCount)
+            for index in frame.keyStart..<hashes.count {
+                combined = (combined ^ hashes[index]) &* 0x9E37_79B9_7F4A_7C15
+            }
+            return combined ^ (combined >> 29)
+        }
+        if shapeCache.isEmpty {
+            shapeCache = Array(repeating: ShapeCacheEntry(), count: JSONReader.shapeCacheSize)
+        }
+        let slot = Int(truncatingIfNeeded: shapeHash) & (JSONReader.shapeCacheSize - 1)
+        if shapeCache[slot].hash == shapeHash, let shape = shapeCache[slot].shape,
+            hasKeys(of: shape, from: frame.keyStart)
+        {
+            keys.removeLast(memberCount)
+            let object = ModelValue.Object(shape: shape, values: takeValues(from: frame.valueStart))
+            keyHashes.removeLast(memberCount)
+            keyOffsets.removeLast(memberCount)
+            frames.removeLast()
+            return object
+        }
         let memberKeys = takeKeys(memberCount)
         let memberValues = takeValues(from: frame.valueStart)
         let object = keyHashes.withUnsafeBufferPointer { hashes in
@@ -245,6 +280,7 @@ struct JSONReader {
         guard let object else {
             return try objectWithRepeatedKeys(memberKeys, values: memberValues, keyStart: frame.keyStart)
         }
+        shapeCache[slot] = ShapeCacheEntry(hash: shapeHash, shape: object.shape)
         keyHashes.removeLast(memberCount)
         keyOffsets.removeLast(memberCount)
         frames.removeLast()
@@ -270,6 +306,16 @@ struct JSONReader {
         keyOffsets.removeLast(memberKeys.count)
         frames.removeLast()
         return object
+    }
+
+    /// Whether the keys on the stack from `start` are `shape`'s, in order,
+    /// byte for byte (keys are not compared as Unicode text).
+    private func hasKeys(of shape: ModelValue.Object.Shape, from start: Int) -> Bool {
+        guard keys.count - start == shape.keys.count else { return false }
+        for offset in 0..<shape.keys.count where !KeyHash.sameBytes(keys[start + offset], shape.keys[offset]) {
+            return false
+        }
+        return true
     }
 
     /// Moves the last `count` keys into an exactly sized array.

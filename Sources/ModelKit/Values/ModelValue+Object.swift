@@ -28,7 +28,7 @@ extension ModelValue {
         /// smaller objects are searched in order.
         private var keyIndex: Index?
 
-        private enum Index: Sendable {
+        fileprivate enum Index: Sendable {
             /// The usual index: fast hashing, see `KeyTable`.
             case table(KeyTable)
             /// For keys that collide too often in a `KeyTable`.
@@ -85,6 +85,26 @@ extension ModelValue {
                 }
             }
             keyIndex = .table(table)
+        }
+
+        /// The keys of an object with its key index, to give to the next
+        /// object read with the same keys in the same order: a document's
+        /// records share one keys array and one index instead of building
+        /// their own.
+        struct Shape {
+            let keys: [String]
+            fileprivate let keyIndex: Index?
+        }
+
+        /// This object's keys and key index.
+        var shape: Shape { Shape(keys: keys, keyIndex: keyIndex) }
+
+        /// An object with `shape`'s keys (which are distinct) and `values`,
+        /// one per key.
+        init(shape: Shape, values: [ModelValue]) {
+            keys = shape.keys
+            self.values = values
+            keyIndex = shape.keyIndex
         }
 
         /// The number of members.
