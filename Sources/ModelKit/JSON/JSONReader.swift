@@ -312,10 +312,23 @@ struct JSONReader {
     /// byte for byte (keys are not compared as Unicode text).
     private func hasKeys(of shape: ModelValue.Object.Shape, from start: Int) -> Bool {
         guard keys.count - start == shape.keys.count else { return false }
-        for offset in 0..<shape.keys.count where !KeyHash.sameBytes(keys[start + offset], shape.keys[offset]) {
-            return false
+        for offset in 0..<shape.keys.count {
+            let key = keys[start &+ offset]
+            let other = shape.keys[offset]
+            if !(Self.isSameString(key, other) || KeyHash.sameBytes(key, other)) { return false }
         }
         return true
+    }
+
+    /// Whether `first` and `second` are one string: the same bits, so the
+    /// same bytes (the key cache hands out one string per key, and a short
+    /// key's bits are its bytes). A quick test; `false` proves nothing.
+    @inline(__always)
+    static func isSameString(_ first: String, _ second: String) -> Bool {
+        guard MemoryLayout<String>.size == 16 else { return false }
+        let left = unsafeBitCast(first, to: (UInt64, UInt64).self)
+        let right = unsafeBitCast(second, to: (UInt64, UInt64).self)
+        return left.0 == right.0 && left.1 == right.1
     }
 
     /// Moves the last `count` keys into an exactly sized array.
