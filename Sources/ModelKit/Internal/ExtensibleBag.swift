@@ -100,6 +100,10 @@ struct ExtensibleBag: Sendable {
     /// Whether the bag is in its compact form.
     var isCompact: Bool { isCompactForm }
 
+    /// In the compact form, the byte count of the document the members are
+    /// ranges of; `nil` otherwise.
+    var compactDocumentCount: Int? { document?.count }
+
     /// The value of the member at `index`.
     func value(at index: Int) -> ModelValue {
         if let text = text(at: index) { return text.value }

@@ -94,6 +94,12 @@ struct JSONModelEncoder {
     /// `"$id": id` first when it has one.
     private mutating func writeMembers(of object: ModelObject, layout: ClassLayout, id: String?) throws {
         let (values, bag, newerVersion) = object.withState { ($0.snapshotValues(), $0.bag, $0.loadedNewerVersion) }
+        if entered == 1, let documentCount = bag.compactDocumentCount {
+            // The root was read from a document: its JSON is likely about
+            // that long, so make room once rather than doubling the buffer
+            // (and copying what it holds) a dozen times on the way.
+            writer.reserve(documentCount)
+        }
         writer.append(JSONByte.openBrace)
         depth += 1
         var isFirst = true
@@ -248,6 +254,8 @@ struct JSONModelEncoder {
         var writer = self.writer
         var first = isFirst
         let depth = depth
+        let isPretty = writer.options.prettyPrinted
+        let escapesSlashes = writer.options.escapesSlashes
         _ = bag.withCompactMembers { document, members in
             let bytes = document.bindMemory(to: UInt8.self)
             for member in members {
@@ -257,10 +265,15 @@ struct JSONModelEncoder {
                     writer.append(JSONByte.comma)
                 }
                 writer.startLine(depth: depth)
-                // The key with its quotes: it has no escapes, so it is written as it is.
-                let quoted = (member.key.lowerBound - 1)..<(member.key.upperBound + 1)
-                writer.writeRaw(UnsafeBufferPointer(rebasing: bytes[quoted]), depth: depth)
-                if writer.options.prettyPrinted {
+                // The key with its quotes: it has no escapes, so it is written
+                // as it is (its slashes escaped when the options say so).
+                let quoted = UnsafeBufferPointer(rebasing: bytes[(member.key.lowerBound - 1)..<(member.key.upperBound + 1)])
+                if escapesSlashes {
+                    writer.writeRaw(quoted, depth: depth)
+                } else {
+                    writer.append(quoted)
+                }
+                if isPretty {
                     writer.appendASCII(JSONByte.colon, JSONByte.space)
                 } else {
                     writer.append(JSONByte.colon)
