@@ -56,6 +56,14 @@ struct JSONModelDecoder {
     private var codableTape: JSONTape?
     /// `Codable` slot values read straight from the bytes (for tests).
     private(set) var codableValuesRead = 0
+    /// The members kept as text of the objects being read, innermost last,
+    /// with their key hashes: each object's bag gets its members at once when
+    /// the object closes, in one array of their number, rather than growing
+    /// two arrays member by member.
+    private var pendingMembers: [ExtensibleBag.CompactMember] = []
+    private var pendingHashes: [UInt64] = []
+    /// Scratch for finding a repeated key among many members.
+    private var keyTable: [UInt32] = []
 
     /// - Parameter document: the `Data` whose bytes `bytes` are, to keep
     ///   members the class does not save as their exact text; `nil` reads
@@ -116,6 +124,8 @@ struct JSONModelDecoder {
         let plan = layout.jsonPlan
         let codableReaders = plan.codableSlots?.readers
         var members = Members(values: ContiguousArray(repeating: (), count: layout.slotCount))
+        let pendingStart = pendingMembers.count
+        defer { dropPendingMembers(from: pendingStart) }
         try enterContainer()
         if current == JSONByte.closeBrace {
             reader.position += 1
@@ -207,10 +217,18 @@ struct JSONModelDecoder {
                     reader.outerDepth = depth
                     let range = try reader.skipValue()
                     if let key = bagKeyRange, members.bag.acceptsCompactMembers {
-                        if !members.bag.isCompact { members.bag.beginCompact(document!) }
-                        let hash = KeyHash.hash(reader.base + key.lowerBound, count: key.count, seed: reader.keySeed)
-                        members.bag.appendCompact(key: key, hash: hash, value: range)
+                        if pendingMembers.capacity == 0 {
+                            pendingMembers.reserveCapacity(64)
+                            pendingHashes.reserveCapacity(64)
+                        }
+                        pendingMembers.append(ExtensibleBag.CompactMember(key: key, value: range))
+                        pendingHashes.append(
+                            JSONReader.scanHash(
+                                reader.base, count: reader.count, from: key.lowerBound, length: key.count,
+                                seed: reader.keySeed))
                     } else {
+                        // The members so far go first, in the compact form that this one expands.
+                        movePendingMembers(from: pendingStart, into: &members.bag)
                         let document = document!
                         if let key = bagKeyRange {
                             bagKey = String(
@@ -235,10 +253,46 @@ struct JSONModelDecoder {
             } else if next == JSONByte.closeBrace {
                 depth -= 1
                 // A repeated key: the ModelValue path reports it.
+                if pendingMembers.count > pendingStart {
+                    guard !pendingMembersRepeatKey(from: pendingStart) else { return nil }
+                    movePendingMembers(from: pendingStart, into: &members.bag)
+                }
                 guard !members.bag.hasRepeatedKeys() else { return nil }
                 return members
             } else {
                 throw Failure()
+            }
+        }
+    }
+
+    /// Hands the pending members from `start` on to `bag`, which must be
+    /// empty, as its compact form.
+    private mutating func movePendingMembers(from start: Int, into bag: inout ExtensibleBag) {
+        guard pendingMembers.count > start, let document else { return }
+        bag.setCompact(document, members: Array(pendingMembers[start...]))
+        dropPendingMembers(from: start)
+    }
+
+    /// Forgets the pending members from `start` on.
+    @inline(__always)
+    private mutating func dropPendingMembers(from start: Int) {
+        let extra = pendingMembers.count - start
+        guard extra > 0 else { return }
+        pendingMembers.removeLast(extra)
+        pendingHashes.removeLast(extra)
+    }
+
+    /// Whether two of the pending members from `start` on have the same key.
+    private mutating func pendingMembersRepeatKey(from start: Int) -> Bool {
+        var table: [UInt32] = []
+        swap(&table, &keyTable)
+        defer { swap(&table, &keyTable) }
+        let base = reader.base
+        return pendingMembers.withUnsafeBufferPointer { members in
+            pendingHashes.withUnsafeBufferPointer { hashes in
+                ExtensibleBag.repeatsKey(
+                    UnsafeBufferPointer(rebasing: members[start...]), hashes: UnsafeBufferPointer(rebasing: hashes[start...]),
+                    in: base, table: &table)
             }
         }
     }
