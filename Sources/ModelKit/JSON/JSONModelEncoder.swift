@@ -204,19 +204,37 @@ struct JSONModelEncoder {
 
     /// Writes the value of the slot at `offset`.
     private mutating func writeSlot(_ value: Any, offset: Int, layout: ClassLayout) throws {
+        // The slot's kind says its exact type: `ExactType` takes the value out
+        // with a comparison of types, not the runtime's general cast.
         switch layout.jsonPlan.kinds[offset] {
-        case .int: writer.writeInteger(value as! Int)
-        case .string: writer.writeString(value as! String)
-        case .bool: writer.append((value as! Bool) ? "true" : "false")
-        case .double: try writer.writeDouble(value as! Double)
+        case .int: writer.writeInteger(ExactType.value(value, as: Int.self) ?? value as! Int)
+        case .string: writer.writeString(ExactType.value(value, as: String.self) ?? value as! String)
+        case .bool: writer.append((ExactType.value(value, as: Bool.self) ?? value as! Bool) ? "true" : "false")
+        case .double: try writer.writeDouble(ExactType.value(value, as: Double.self) ?? value as! Double)
         case .optionalInt:
-            if let number = value as! Int? { writer.writeInteger(number) } else { writer.append("null") }
+            if let number = ExactType.value(value, as: Int?.self) ?? value as! Int? {
+                writer.writeInteger(number)
+            } else {
+                writer.append("null")
+            }
         case .optionalString:
-            if let text = value as! String? { writer.writeString(text) } else { writer.append("null") }
+            if let text = ExactType.value(value, as: String?.self) ?? value as! String? {
+                writer.writeString(text)
+            } else {
+                writer.append("null")
+            }
         case .optionalBool:
-            if let flag = value as! Bool? { writer.append(flag ? "true" : "false") } else { writer.append("null") }
+            if let flag = ExactType.value(value, as: Bool?.self) ?? value as! Bool? {
+                writer.append(flag ? "true" : "false")
+            } else {
+                writer.append("null")
+            }
         case .optionalDouble:
-            if let number = value as! Double? { try writer.writeDouble(number) } else { writer.append("null") }
+            if let number = ExactType.value(value, as: Double?.self) ?? value as! Double? {
+                try writer.writeDouble(number)
+            } else {
+                writer.append("null")
+            }
         case .model:
             try writeModel(value as! ModelObject)
         case .optionalModel(_, _, let unwrap):
