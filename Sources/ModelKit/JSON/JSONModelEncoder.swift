@@ -128,16 +128,21 @@ struct JSONModelEncoder {
                 }
             }
         } else {
+            let plan = layout.jsonPlan
             if let typeKey = layout.typeKey {
-                beginMember(typeKey, isFirst: &isFirst)
-                writer.writeString(layout.typeName)
+                beginMember(typeKey, written: plan.writtenTypeKey, of: plan, isFirst: &isFirst)
+                if writer.options.escapesSlashes {
+                    writer.writeString(layout.typeName)
+                } else {
+                    appendWritten(plan.writtenTypeName, of: plan)
+                }
             }
             if let versionKey = layout.versionKey {
-                beginMember(versionKey, isFirst: &isFirst)
+                beginMember(versionKey, written: plan.writtenVersionKey, of: plan, isFirst: &isFirst)
                 writer.writeInteger(max(layout.version, newerVersion ?? 0))
             }
             for offset in layout.savedOrder {
-                beginMember(layout.slots[offset].key, isFirst: &isFirst)
+                beginMember(layout.slots[offset].key, written: plan.writtenKeys[offset], of: plan, isFirst: &isFirst)
                 try writeSlot(values[offset], offset: offset, layout: layout)
             }
             if bag.isCompact {
@@ -178,6 +183,33 @@ struct JSONModelEncoder {
         }
         writer.startLine(depth: depth)
         writer.writeKey(key)
+    }
+
+    /// ``beginMember(_:isFirst:)`` for a key the plan has written out at
+    /// `written` in its `writtenBytes`: copied, unless slashes are escaped.
+    @inline(__always)
+    private mutating func beginMember(
+        _ key: String, written: Range<Int>?, of plan: JSONDecodingPlan, isFirst: inout Bool
+    ) {
+        guard let written, !writer.options.escapesSlashes else { return beginMember(key, isFirst: &isFirst) }
+        if isFirst {
+            isFirst = false
+        } else {
+            writer.append(JSONByte.comma)
+        }
+        writer.startLine(depth: depth)
+        appendWritten(written, of: plan)
+        if writer.options.prettyPrinted {
+            writer.appendASCII(JSONByte.colon, JSONByte.space)
+        } else {
+            writer.append(JSONByte.colon)
+        }
+    }
+
+    /// Appends the bytes at `range` of the plan's `writtenBytes`.
+    @inline(__always)
+    private mutating func appendWritten(_ range: Range<Int>, of plan: JSONDecodingPlan) {
+        plan.writtenBytes.withUnsafeBufferPointer { bytes in writer.append(UnsafeBufferPointer(rebasing: bytes[range])) }
     }
 
     /// Writes an array of models.

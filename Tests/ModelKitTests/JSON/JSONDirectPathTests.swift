@@ -408,3 +408,33 @@ import Testing
         }
     }
 }
+/// Keys and a type name that need escapes, or escape their slashes only when asked.
+private final class OddlyKeyed: ModelObject, @unchecked Sendable {
+    @Saved("a/b") var slash = 1
+    @Saved("q\"t\\") var quoted = "x"
+    @Saved("é\u{1}") var control = true
+    override class var typeName: String { "Odd/\"Type\"" }
+}
+
+extension JSONDirectPathTests {
+    /// The direct encoder copies each key and the type name as the plan has
+    /// written them out; they come out as the `ModelValue` path writes them,
+    /// escapes included, slashes escaped only when the options say so.
+    @Test func keysWrittenOutOnceComeOutAsTheWriterWritesThem() throws {
+        let object = OddlyKeyed()
+        let optionSets: [JSONWritingOptions] = [
+            JSONWritingOptions(), .pretty, .sorted, JSONWritingOptions(escapesSlashes: true),
+            JSONWritingOptions(prettyPrinted: true, escapesSlashes: true),
+        ]
+        for options in optionSets {
+            let direct = try object.jsonString(options: options)
+            #expect(direct == (try ModelValue.object(object.encodedRoot()).jsonString(options: options)), "\(options)")
+        }
+        #expect(
+            try object.jsonString()
+                == #"{"type":"Odd/\"Type\"","version":1,"a/b":1,"q\"t\\":"x","é\u0001":true}"#)
+        #expect(
+            try object.jsonString(options: JSONWritingOptions(escapesSlashes: true))
+                == #"{"type":"Odd\/\"Type\"","version":1,"a\/b":1,"q\"t\\":"x","é\u0001":true}"#)
+    }
+}
