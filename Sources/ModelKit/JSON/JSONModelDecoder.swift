@@ -30,12 +30,13 @@ struct JSONModelDecoder {
     /// The deepest container read directly.
     static let directDepth = 32
 
-    /// The members of one object, decoded but not yet applied.
+    /// What one object's members gave besides its slot values (which go
+    /// typed into cells as they are read: a `PendingCells` row for the
+    /// root, applied later all at once, the cells of the new object itself
+    /// for a nested model).
     struct Members {
-        /// The decoded values, in their slots; the others hold `()`.
-        var values: ContiguousArray<Any>
-        /// The slots that were decoded.
-        var assigned = SlotSet()
+        /// The root's row of decoded values; `nil` for a nested model, filled in place.
+        var values: PendingCells?
         var bag = ExtensibleBag()
         var newerVersion: Int?
     }
@@ -86,7 +87,9 @@ struct JSONModelDecoder {
         if reader.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { reader.position = 3 }
         reader.skipWhitespace()
         guard current == JSONByte.openBrace else { throw Failure() }
-        guard let members = try decodeMembers(layout: object.layout) else { return nil }
+        let row = PendingCells.make(layout: object.layout)
+        guard var members = try decodeMembers(layout: object.layout, into: row) else { return nil }
+        members.values = row
         reader.skipWhitespace()
         guard reader.position == reader.count else { throw Failure() }
         return members
@@ -117,13 +120,16 @@ struct JSONModelDecoder {
 
     /// Decodes the object at the cursor as the members of a `layout` object.
     /// - Returns: `nil` when the object must go through the `ModelValue` path.
-    private mutating func decodeMembers(layout: ClassLayout) throws -> Members? {
+    ///
+    /// The values go typed into `slots` as they are read: a failure leaves
+    /// them there, for the caller to drop (a new object, a row).
+    private mutating func decodeMembers<Slots: DecodedSlots>(layout: ClassLayout, into slots: Slots) throws -> Members? {
         if let error = layout.declarationError { throw error }
         // Rules are checked on the ModelValue path only.
         guard !layout.hasRules else { return nil }
         let plan = layout.jsonPlan
         let codableReaders = plan.codableSlots?.readers
-        var members = Members(values: ContiguousArray(repeating: (), count: layout.slotCount))
+        var members = Members()
         let pendingStart = pendingMembers.count
         defer { dropPendingMembers(from: pendingStart) }
         try enterContainer()
@@ -197,11 +203,10 @@ struct JSONModelDecoder {
                 guard !seenSlots.contains(offset) else { return nil }
                 seenSlots.insert(offset)
                 if let codable = codableReaders?[offset] {
-                    members.values[offset] = try readCodable(offset, codable, layout: layout)
+                    slots.set(try readCodable(offset, codable, layout: layout), slot: offset)
                 } else {
-                    members.values[offset] = try readSlot(offset, kind: plan.kinds[offset], layout: layout)
+                    try readSlot(offset, kind: plan.kinds[offset], layout: layout, into: slots)
                 }
-                members.assigned.insert(offset)
             case .some(JSONDecodingPlan.versionTarget):
                 guard !seenVersion, case .int(let version) = try readSubtree(), version >= layout.version
                 else { return nil }
@@ -304,13 +309,15 @@ struct JSONModelDecoder {
         let start = reader.position
         let startDepth = depth
         let object = type.init()
+        // Nothing else holds the new object yet: its values go straight into
+        // its cells, and a failure drops it for one made by the ModelValue path.
+        let cells = object.unsharedCells
         let decoded =
             depth < 2 * StackGuard.uncheckedLevels
-            ? try decodeMembers(layout: object.layout)
-            : try StackGuard.continuingOnLargeStack { try decodeMembers(layout: object.layout) }
+            ? try decodeMembers(layout: object.layout, into: cells)
+            : try StackGuard.continuingOnLargeStack { try decodeMembers(layout: object.layout, into: cells) }
         if let members = decoded {
             object.withState { state in
-                state.applyDecoded(members.values, assigned: members.assigned)
                 state.bag = members.bag
                 if let newer = members.newerVersion { state.loadedNewerVersion = newer }
             }
@@ -356,37 +363,42 @@ struct JSONModelDecoder {
 
     // MARK: - Slots
 
-    /// Reads the value of the slot at `offset`, as a value of the slot's type.
-    private mutating func readSlot(_ offset: Int, kind: JSONSlotKind, layout: ClassLayout) throws -> Any {
+    /// Reads the value of the slot at `offset` and puts it in `slots`, typed
+    /// as the slot's type (common scalars with no box, as the slot holds them).
+    private mutating func readSlot<Slots: DecodedSlots>(
+        _ offset: Int, kind: JSONSlotKind, layout: ClassLayout, into slots: Slots
+    ) throws {
         let byte = current
         switch kind {
         case .model(let type) where byte == JSONByte.openBrace:
-            return try decodeModel(type)
+            return slots.set(try decodeModel(type), slot: offset)
         case .optionalModel(let type, let wrap, _) where byte == JSONByte.openBrace:
-            return wrap(try decodeModel(type))
+            return slots.set(wrap(try decodeModel(type)), slot: offset)
         case .modelArray(let type, let wrap, _) where byte == JSONByte.openBracket:
-            return wrap(try decodeModels(type))
+            let models = try decodeModels(type)
+            if let shape = layout.shapes[offset] { return slots.put(models, shape: shape, slot: offset) }
+            return slots.set(wrap(models), slot: offset)
         case .string where byte == JSONByte.quote:
-            return try reader.readString()
+            return slots.put(try reader.readString(), slot: offset)
         case .optionalString where byte == JSONByte.quote:
-            return String?.some(try reader.readString()) as Any
+            return slots.put(String?.some(try reader.readString()), slot: offset)
         default:
             break
         }
         let isNumber = byte == JSONByte.minus || byte &- JSONByte.zero < 10
         let value = isNumber ? try reader.readNumber() : try readSubtree()
         switch (kind, value) {
-        case (.int, .int(let number)): return number
-        case (.optionalInt, .int(let number)): return Int?.some(number) as Any
-        case (.double, .double(let number)): return number
-        case (.optionalDouble, .double(let number)): return Double?.some(number) as Any
-        case (.bool, .bool(let flag)): return flag
-        case (.optionalBool, .bool(let flag)): return Bool?.some(flag) as Any
-        case (.optionalInt, .null): return Int?.none as Any
-        case (.optionalDouble, .null): return Double?.none as Any
-        case (.optionalBool, .null): return Bool?.none as Any
-        case (.optionalString, .null): return String?.none as Any
-        default: return try convert(value, offset: offset, layout: layout)
+        case (.int, .int(let number)): slots.put(number, slot: offset)
+        case (.optionalInt, .int(let number)): slots.put(Int?.some(number), slot: offset)
+        case (.double, .double(let number)): slots.put(number, slot: offset)
+        case (.optionalDouble, .double(let number)): slots.put(Double?.some(number), slot: offset)
+        case (.bool, .bool(let flag)): slots.put(flag, slot: offset)
+        case (.optionalBool, .bool(let flag)): slots.put(Bool?.some(flag), slot: offset)
+        case (.optionalInt, .null): slots.put(Int?.none, slot: offset)
+        case (.optionalDouble, .null): slots.put(Double?.none, slot: offset)
+        case (.optionalBool, .null): slots.put(Bool?.none, slot: offset)
+        case (.optionalString, .null): slots.put(String?.none, slot: offset)
+        default: slots.set(try convert(value, offset: offset, layout: layout), slot: offset)
         }
     }
 

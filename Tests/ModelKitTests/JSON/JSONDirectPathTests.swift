@@ -438,3 +438,40 @@ extension JSONDirectPathTests {
                 == #"{"type":"Odd\/\"Type\"","version":1,"a\/b":1,"q\"t\\":"x","é\u0001":true}"#)
     }
 }
+/// Version 2 calls version 1's "title" "name", and saves a new "title".
+private final class RenamedInJSON: ModelObject, @unchecked Sendable {
+    override class var version: Int { 2 }
+    @Saved var name = ""
+    @Saved var title = "untitled"
+    @Saved var extra = 0
+
+    override class func upgrade(_ values: inout [String: ModelValue], from version: Int) throws {
+        if version < 2 { values["name"] = values.removeValue(forKey: "title") }
+    }
+}
+
+private final class HoldsRenamed: ModelObject, @unchecked Sendable {
+    @Saved var child: RenamedInJSON? = nil
+    @Saved var children: [RenamedInJSON] = []
+}
+
+extension JSONDirectPathTests {
+    /// A nested model's values go straight into the new object's cells; one
+    /// that turns out to need the ModelValue path (older data, whose version
+    /// comes after values it renames) is dropped for a fresh object, so no
+    /// value put in place stays where the upgrade did not put it.
+    @Test func aNestedModelLeftToTheModelValuePathKeepsNothingPutInPlace() throws {
+        let old = #"{"title":"Old title","extra":3,"version":1}"#
+        let current = #"{"title":"t","name":"n","extra":4,"version":2}"#
+        let json = #"{"child":\#(old),"children":[\#(current),\#(old)]}"#
+        let loaded = try HoldsRenamed(json: Data(json.utf8))
+        let child = try #require(loaded.child)
+        #expect([child.name, child.title] == ["Old title", "untitled"])
+        #expect(child.extra == 3)
+        #expect(loaded.children.map(\.name) == ["n", "Old title"])
+        #expect(loaded.children.map(\.title) == ["t", "untitled"])
+        #expect(loaded.children.map(\.extra) == [4, 3])
+        #expect(!loaded.hasAnyChanges)
+        #expect(Self.direct(HoldsRenamed.self, Data(json.utf8)) == Self.viaModelValue(HoldsRenamed.self, Data(json.utf8)))
+    }
+}
