@@ -102,6 +102,13 @@ extension JSONWriter {
                     written &+= 1
                     index &+= 1
                 }
+                // A key's colon and the one space after it, as indented text has them.
+                if index &+ 2 < end, source[index] == JSONByte.colon {
+                    target[written] = JSONByte.colon
+                    written &+= 1
+                    index &+= 1
+                    if source[index] == JSONByte.space, source[index &+ 1] > JSONByte.space { index &+= 1 }
+                }
             } else if byte <= JSONByte.space {
                 index &+= 1
                 // One space, as after a colon, ends here.

@@ -262,6 +262,10 @@ import Testing
             texts.append(Array("[\n  \(length),\n  \"\(filler)\",\n  {\n    \"q\": [\n      10\n    ]\n  }\n]".utf8))
             texts.append(Array("[\(length == 0 ? "0" : String(repeating: "7", count: length)) ,\t\"\"]".utf8))
             texts.append(Array("{\"\(filler)\":\r\n\"v\\\\\\\"\"}".utf8))
+            // A key's colon and the one space after it, before each kind of value, or before more whitespace.
+            for value in ["\"v\"", "12", "[]", "{ }", "true", "null", " 1", "\n  2", "\t3"] {
+                texts.append(Array("{\"\(filler)\": \(value),\"k\" :\(value)}".utf8))
+            }
         }
         for text in texts {
             _ = try ModelValue(json: Data(text))
