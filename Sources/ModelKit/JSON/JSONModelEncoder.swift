@@ -328,7 +328,15 @@ struct JSONModelEncoder {
                 } else {
                     writer.append(JSONByte.colon)
                 }
-                writer.writeRaw(UnsafeBufferPointer(rebasing: bytes[member.value]), depth: depth)
+                let value = UnsafeBufferPointer(rebasing: bytes[member.value])
+                // A number, string or literal (kept values have no whitespace
+                // around them) is copied here, as `writeRaw` would copy it.
+                let first = bytes[member.value.lowerBound]
+                if first != JSONByte.openBrace, first != JSONByte.openBracket, !escapesSlashes {
+                    writer.append(value)
+                } else {
+                    writer.writeRaw(value, depth: depth)
+                }
             }
         }
         // The writer's buffer may have moved as it grew: take the copy back.
