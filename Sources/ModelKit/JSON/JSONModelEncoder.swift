@@ -93,42 +93,29 @@ struct JSONModelEncoder {
     /// Writes the members of `object`, of the class of `layout`, in braces,
     /// `"$id": id` first when it has one.
     private mutating func writeMembers(of object: ModelObject, layout: ClassLayout, id: String?) throws {
-        let (values, bag, newerVersion) = object.withState { ($0.snapshotValues(), $0.bag, $0.loadedNewerVersion) }
-        if entered == 1, let documentCount = bag.compactDocumentCount {
-            // The root was read from a document: its JSON is likely about
-            // that long, so make room once rather than doubling the buffer
-            // (and copying what it holds) a dozen times on the way.
-            writer.reserve(documentCount)
-        }
-        writer.append(JSONByte.openBrace)
-        depth += 1
+        guard !writer.options.sortedKeys else { return try writeSortedMembers(of: object, layout: layout, id: id) }
+        let plan = layout.jsonPlan
+        let order = layout.savedOrder
         var isFirst = true
-        if let id {
-            beginMember(ReferenceKeys.id, isFirst: &isFirst)
-            writer.writeString(id)
-        }
-        if writer.options.sortedKeys {
-            var members: [(key: String, source: Source)] = []
-            members.reserveCapacity(layout.savedOrder.count + bag.count + 2)
-            if let typeKey = layout.typeKey { members.append((typeKey, .typeName)) }
-            if let versionKey = layout.versionKey { members.append((versionKey, .version)) }
-            for offset in layout.savedOrder { members.append((layout.slots[offset].key, .slot(offset))) }
-            for (index, key) in bag.keys.enumerated() where Self.isBagKeyWritten(key, layout: layout) {
-                guard !ReferenceKeys.isReserved(key) else { throw Failure() }
-                members.append((key, .bag(index)))
+        // Under the object's lock, the members up to the first value that is
+        // not a common scalar are written straight from the cells (typed, no
+        // box); the other values are boxed, and written with the bag once the
+        // lock is released (a model takes its own lock). Either way, what is
+        // written is the object as it was at one moment.
+        let (next, rest, bag) = try object.withState { state throws -> (Int, ContiguousArray<Any>, ExtensibleBag) in
+            let bag = state.bag
+            if entered == 1, let documentCount = bag.compactDocumentCount {
+                // The root was read from a document: its JSON is likely about
+                // that long, so make room once rather than doubling the buffer
+                // (and copying what it holds) a dozen times on the way.
+                writer.reserve(documentCount)
             }
-            members.sort { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
-            for member in members {
-                beginMember(member.key, isFirst: &isFirst)
-                switch member.source {
-                case .typeName: writer.writeString(layout.typeName)
-                case .version: writer.writeInteger(max(layout.version, newerVersion ?? 0))
-                case .slot(let offset): try writeSlot(values[offset], offset: offset, layout: layout)
-                case .bag(let index): try writeBagMember(bag, at: index)
-                }
+            writer.append(JSONByte.openBrace)
+            depth += 1
+            if let id {
+                beginMember(ReferenceKeys.id, isFirst: &isFirst)
+                writer.writeString(id)
             }
-        } else {
-            let plan = layout.jsonPlan
             if let typeKey = layout.typeKey {
                 beginMember(typeKey, written: plan.writtenTypeKey, of: plan, isFirst: &isFirst)
                 if writer.options.escapesSlashes {
@@ -139,23 +126,122 @@ struct JSONModelEncoder {
             }
             if let versionKey = layout.versionKey {
                 beginMember(versionKey, written: plan.writtenVersionKey, of: plan, isFirst: &isFirst)
-                writer.writeInteger(max(layout.version, newerVersion ?? 0))
+                writer.writeInteger(max(layout.version, state.loadedNewerVersion ?? 0))
             }
-            for offset in layout.savedOrder {
-                beginMember(layout.slots[offset].key, written: plan.writtenKeys[offset], of: plan, isFirst: &isFirst)
-                try writeSlot(values[offset], offset: offset, layout: layout)
+            var next = 0
+            while next < order.count {
+                let offset = order[next]
+                guard try writeScalarSlot(offset, of: state, layout: layout, isFirst: &isFirst) else { break }
+                next += 1
             }
-            if bag.isCompact {
-                // Straight from the document. Every such key is written: the
-                // decoder sends a key with the exact text of a saved or
-                // metadata key to its slot, never to the bag.
-                writeCompactBag(bag, isFirst: &isFirst)
+            var rest = ContiguousArray<Any>()
+            if next < order.count {
+                rest.reserveCapacity(order.count - next)
+                for offset in order[next...] { rest.append(state.value(at: offset)) }
+            }
+            return (next, rest, bag)
+        }
+        for (position, offset) in order[next...].enumerated() {
+            beginMember(layout.slots[offset].key, written: plan.writtenKeys[offset], of: plan, isFirst: &isFirst)
+            try writeSlot(rest[position], offset: offset, layout: layout)
+        }
+        if bag.isCompact {
+            // Straight from the document. Every such key is written: the
+            // decoder sends a key with the exact text of a saved or
+            // metadata key to its slot, never to the bag.
+            writeCompactBag(bag, isFirst: &isFirst)
+        } else {
+            for (index, key) in bag.keys.enumerated() where Self.isBagKeyWritten(key, layout: layout) {
+                guard !ReferenceKeys.isReserved(key) else { throw Failure() }
+                beginMember(key, isFirst: &isFirst)
+                try writeBagMember(bag, at: index)
+            }
+        }
+        depth -= 1
+        if !isFirst { writer.startLine(depth: depth) }
+        writer.append(JSONByte.closeBrace)
+    }
+
+    /// Writes the member of the slot at `offset` straight from its cell in
+    /// `state` when its kind is a common scalar (the kind says its exact type).
+    /// - Returns: whether it did; otherwise nothing is written.
+    @inline(__always)
+    private mutating func writeScalarSlot(
+        _ offset: Int, of state: ModelState, layout: ClassLayout, isFirst: inout Bool
+    ) throws -> Bool {
+        let plan = layout.jsonPlan
+        @inline(__always)
+        func begin(_ encoder: inout JSONModelEncoder) {
+            encoder.beginMember(layout.slots[offset].key, written: plan.writtenKeys[offset], of: plan, isFirst: &isFirst)
+        }
+        switch plan.kinds[offset] {
+        case .int:
+            begin(&self)
+            writer.writeInteger(state.value(at: offset, as: Int.self))
+        case .string:
+            begin(&self)
+            writer.writeString(state.value(at: offset, as: String.self))
+        case .bool:
+            begin(&self)
+            writer.append(state.value(at: offset, as: Bool.self) ? "true" : "false")
+        case .double:
+            begin(&self)
+            try writer.writeDouble(state.value(at: offset, as: Double.self))
+        case .optionalInt:
+            begin(&self)
+            if let number = state.value(at: offset, as: Int?.self) { writer.writeInteger(number) } else { writer.append("null") }
+        case .optionalString:
+            begin(&self)
+            if let text = state.value(at: offset, as: String?.self) { writer.writeString(text) } else { writer.append("null") }
+        case .optionalBool:
+            begin(&self)
+            if let flag = state.value(at: offset, as: Bool?.self) {
+                writer.append(flag ? "true" : "false")
             } else {
-                for (index, key) in bag.keys.enumerated() where Self.isBagKeyWritten(key, layout: layout) {
-                    guard !ReferenceKeys.isReserved(key) else { throw Failure() }
-                    beginMember(key, isFirst: &isFirst)
-                    try writeBagMember(bag, at: index)
-                }
+                writer.append("null")
+            }
+        case .optionalDouble:
+            begin(&self)
+            if let number = state.value(at: offset, as: Double?.self) {
+                try writer.writeDouble(number)
+            } else {
+                writer.append("null")
+            }
+        default:
+            return false
+        }
+        return true
+    }
+
+    /// ``writeMembers(of:layout:id:)`` with sorted keys: every member, the
+    /// bag's too, in the order of their keys' bytes, from a snapshot of the values.
+    private mutating func writeSortedMembers(of object: ModelObject, layout: ClassLayout, id: String?) throws {
+        let (values, bag, newerVersion) = object.withState { ($0.snapshotValues(), $0.bag, $0.loadedNewerVersion) }
+        if entered == 1, let documentCount = bag.compactDocumentCount { writer.reserve(documentCount) }
+        writer.append(JSONByte.openBrace)
+        depth += 1
+        var isFirst = true
+        if let id {
+            beginMember(ReferenceKeys.id, isFirst: &isFirst)
+            writer.writeString(id)
+        }
+        var members: [(key: String, source: Source)] = []
+        members.reserveCapacity(layout.savedOrder.count + bag.count + 2)
+        if let typeKey = layout.typeKey { members.append((typeKey, .typeName)) }
+        if let versionKey = layout.versionKey { members.append((versionKey, .version)) }
+        for offset in layout.savedOrder { members.append((layout.slots[offset].key, .slot(offset))) }
+        for (index, key) in bag.keys.enumerated() where Self.isBagKeyWritten(key, layout: layout) {
+            guard !ReferenceKeys.isReserved(key) else { throw Failure() }
+            members.append((key, .bag(index)))
+        }
+        members.sort { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+        for member in members {
+            beginMember(member.key, isFirst: &isFirst)
+            switch member.source {
+            case .typeName: writer.writeString(layout.typeName)
+            case .version: writer.writeInteger(max(layout.version, newerVersion ?? 0))
+            case .slot(let offset): try writeSlot(values[offset], offset: offset, layout: layout)
+            case .bag(let index): try writeBagMember(bag, at: index)
             }
         }
         depth -= 1

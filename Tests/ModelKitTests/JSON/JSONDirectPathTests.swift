@@ -475,3 +475,55 @@ extension JSONDirectPathTests {
         #expect(Self.direct(HoldsRenamed.self, Data(json.utf8)) == Self.viaModelValue(HoldsRenamed.self, Data(json.utf8)))
     }
 }
+/// Common scalars before and after a model and a value of another type.
+private final class Mixed: ModelObject, @unchecked Sendable {
+    @Saved var a = 1
+    @Saved var b: String? = nil
+    @Saved var c = 2.5
+    @Saved var child: Mixed? = nil
+    @Saved var d = true
+    @Saved var e: Double? = nil
+    @Saved var f: [Int] = [1]
+    @Saved var g = "after"
+}
+
+extension JSONDirectPathTests {
+    /// The leading common scalars are written under the object's lock
+    /// straight from their cells, the rest from boxes after it: the output is
+    /// the ModelValue path's under every option set, and a number JSON cannot
+    /// hold, met under the lock, is an error that leaves the lock released.
+    @Test func scalarsWrittenUnderTheLockComeOutAsTheModelValuePathWritesThem() throws {
+        let object = Mixed()
+        object.b = "x/y"
+        let child = Mixed()
+        child.e = 1.5
+        child.d = false
+        object.child = child
+        let optionSets: [JSONWritingOptions] = [
+            JSONWritingOptions(), .pretty, .sorted, JSONWritingOptions(escapesSlashes: true),
+        ]
+        for options in optionSets {
+            let direct = try object.jsonString(options: options)
+            #expect(direct == (try ModelValue.object(object.encodedRoot()).jsonString(options: options)), "\(options)")
+        }
+        #expect(
+            try object.jsonString()
+                == #"{"type":"Mixed","version":1,"a":1,"b":"x/y","c":2.5,"child":{"type":"Mixed","version":1,"a":1,"#
+                + #""b":null,"c":2.5,"child":null,"d":false,"e":1.5,"f":[1],"g":"after"},"d":true,"e":null,"f":[1],"g":"after"}"#)
+        object.c = .infinity
+        do {
+            _ = try object.jsonData()
+            Issue.record("expected an error")
+        } catch {
+            #expect("\(error)" == "c: JSON cannot represent the floating-point number inf")
+        }
+        // Another thread can take the lock.
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            object.a = 2
+            done.signal()
+        }
+        #expect(done.wait(timeout: .now() + 10) == .success)
+        #expect(object.a == 2)
+    }
+}
