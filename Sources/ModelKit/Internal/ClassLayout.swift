@@ -127,7 +127,8 @@ final class ClassLayout: Sendable {
         typeKey = settings ? type.typeKey : nil
         dateStrategy = settings ? type.dateStrategy : .iso8601
         self.problems = problems
-        jsonPlan = JSONDecodingPlan(slots: slots, savedOrder: savedOrder, versionKey: versionKey, typeKey: typeKey)
+        jsonPlan = JSONDecodingPlan(
+            slots: slots, savedOrder: savedOrder, versionKey: versionKey, typeKey: typeKey, typeName: typeName)
         let classStrategy = dateStrategy
         dictionaryKinds = slots.map {
             DictionarySlotKind.of($0.codec.valueType, dateStrategy: $0.dateStrategy ?? classStrategy)

@@ -100,6 +100,10 @@ struct ExtensibleBag: Sendable {
     /// Whether the bag is in its compact form.
     var isCompact: Bool { isCompactForm }
 
+    /// In the compact form, the byte count of the document the members are
+    /// ranges of; `nil` otherwise.
+    var compactDocumentCount: Int? { document?.count }
+
     /// The value of the member at `index`.
     func value(at index: Int) -> ModelValue {
         if let text = text(at: index) { return text.value }
@@ -212,11 +216,72 @@ struct ExtensibleBag: Sendable {
         hashes.append(hash)
     }
 
+    /// Starts the compact form on `document` with `members`, whose keys the
+    /// caller has found distinct (``repeatsKey(_:hashes:in:table:)``); the
+    /// bag must be empty. One array, made at its final size by the caller,
+    /// instead of one grown member by member.
+    mutating func setCompact(_ document: Data, members: [CompactMember]) {
+        self.document = document
+        isCompactForm = true
+        self.members = members
+    }
+
+    /// Whether two of `members`, keys of the `bytes` with their hashes
+    /// alongside, have the same key: equal hashes, then equal bytes.
+    ///
+    /// A few members are compared pair by pair; more go into `table`, a
+    /// scratch open-addressing table of member positions (kept by the caller
+    /// from one object to the next), at most half full.
+    static func repeatsKey(
+        _ members: UnsafeBufferPointer<CompactMember>, hashes: UnsafeBufferPointer<UInt64>,
+        in bytes: UnsafePointer<UInt8>, table: inout [UInt32]
+    ) -> Bool {
+        let count = members.count
+        @inline(__always)
+        func sameKey(_ first: Int, _ second: Int) -> Bool {
+            let lhs = members[first].key
+            let rhs = members[second].key
+            return lhs.count == rhs.count && memcmp(bytes + lhs.lowerBound, bytes + rhs.lowerBound, lhs.count) == 0
+        }
+        if count <= 12 {
+            var second = 1
+            while second < count {
+                let hash = hashes[second]
+                var first = 0
+                while first < second {
+                    if hashes[first] == hash, sameKey(first, second) { return true }
+                    first &+= 1
+                }
+                second &+= 1
+            }
+            return false
+        }
+        var size = 32
+        while size < 2 * count { size &*= 2 }
+        if table.count < size { table = Array(repeating: 0, count: size) }
+        return table.withUnsafeMutableBufferPointer { table -> Bool in
+            let slots = table.baseAddress!
+            slots.update(repeating: 0, count: size)
+            let mask = size - 1
+            for member in 0..<count {
+                // Positions are stored plus one: 0 marks a free slot.
+                var slot = Int(truncatingIfNeeded: hashes[member] >> 32) & mask
+                while slots[slot] != 0 {
+                    let other = Int(slots[slot]) &- 1
+                    if hashes[other] == hashes[member], sameKey(other, member) { return true }
+                    slot = (slot &+ 1) & mask
+                }
+                slots[slot] = UInt32(truncatingIfNeeded: member &+ 1)
+            }
+            return false
+        }
+    }
+
     /// Whether members appended with ``appendCompact(key:hash:value:)``
     /// repeat a key.
     func hasRepeatedKeys() -> Bool {
         if sawRepeatedKey { return true }
-        guard isCompactForm, members.count > 1 else { return false }
+        guard isCompactForm, hashes.count > 1 else { return false }
         // Distinct hashes, the usual case, settle it without looking at keys.
         var sortedHashes = hashes
         sortedHashes.sort()

@@ -29,8 +29,19 @@ final class JSONDecodingPlan: Sendable {
     /// Writers of the slots whose `Codable` values may be written without a
     /// `ModelValue`, by offset; `nil` when no slot may be.
     let codableWriters: [CodableSlotWriter?]?
+    /// Each slot's key (by offset), then the type key, the version key and
+    /// the type name, as the writer writes a string with slashes unescaped
+    /// (quotes and escapes included), one after another: the direct encoder
+    /// copies them rather than escaping the same keys for every object.
+    let writtenBytes: [UInt8]
+    /// Where each slot's key is in `writtenBytes`, by offset.
+    let writtenKeys: [Range<Int>]
+    /// Where the metadata keys (when the class writes them) and the type name are in `writtenBytes`.
+    let writtenTypeKey: Range<Int>?
+    let writtenVersionKey: Range<Int>?
+    let writtenTypeName: Range<Int>
 
-    init(slots: [ClassLayout.Slot], savedOrder: [Int], versionKey: String?, typeKey: String?) {
+    init(slots: [ClassLayout.Slot], savedOrder: [Int], versionKey: String?, typeKey: String?, typeName: String) {
         var entries: [(key: String, target: Int)] = []
         if let typeKey { entries.append((typeKey, Self.typeTarget)) }
         if let versionKey { entries.append((versionKey, Self.versionTarget)) }
@@ -76,6 +87,19 @@ final class JSONDecodingPlan: Sendable {
             return slot.codec.codableSlotWriter()
         }
         codableWriters = writers.contains { $0 != nil } ? writers : nil
+        var written: [UInt8] = []
+        func write(_ text: String) -> Range<Int> {
+            var writer = JSONWriter(options: JSONWritingOptions(), initialCapacity: text.utf8.count + 16)
+            writer.writeString(text)
+            let start = written.count
+            written.append(contentsOf: writer.takeData())
+            return start..<written.count
+        }
+        writtenKeys = slots.map { write($0.key) }
+        writtenTypeKey = typeKey.map(write)
+        writtenVersionKey = versionKey.map(write)
+        writtenTypeName = write(typeName)
+        writtenBytes = written
     }
 
     var entryCount: Int { targets.count }

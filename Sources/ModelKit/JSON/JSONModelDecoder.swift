@@ -30,12 +30,13 @@ struct JSONModelDecoder {
     /// The deepest container read directly.
     static let directDepth = 32
 
-    /// The members of one object, decoded but not yet applied.
+    /// What one object's members gave besides its slot values (which go
+    /// typed into cells as they are read: a `PendingCells` row for the
+    /// root, applied later all at once, the cells of the new object itself
+    /// for a nested model).
     struct Members {
-        /// The decoded values, in their slots; the others hold `()`.
-        var values: ContiguousArray<Any>
-        /// The slots that were decoded.
-        var assigned = SlotSet()
+        /// The root's row of decoded values; `nil` for a nested model, filled in place.
+        var values: PendingCells?
         var bag = ExtensibleBag()
         var newerVersion: Int?
     }
@@ -56,6 +57,14 @@ struct JSONModelDecoder {
     private var codableTape: JSONTape?
     /// `Codable` slot values read straight from the bytes (for tests).
     private(set) var codableValuesRead = 0
+    /// The members kept as text of the objects being read, innermost last,
+    /// with their key hashes: each object's bag gets its members at once when
+    /// the object closes, in one array of their number, rather than growing
+    /// two arrays member by member.
+    private var pendingMembers: [ExtensibleBag.CompactMember] = []
+    private var pendingHashes: [UInt64] = []
+    /// Scratch for finding a repeated key among many members.
+    private var keyTable: [UInt32] = []
 
     /// - Parameter document: the `Data` whose bytes `bytes` are, to keep
     ///   members the class does not save as their exact text; `nil` reads
@@ -78,7 +87,9 @@ struct JSONModelDecoder {
         if reader.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { reader.position = 3 }
         reader.skipWhitespace()
         guard current == JSONByte.openBrace else { throw Failure() }
-        guard let members = try decodeMembers(layout: object.layout) else { return nil }
+        let row = PendingCells.make(layout: object.layout)
+        guard var members = try decodeMembers(layout: object.layout, into: row) else { return nil }
+        members.values = row
         reader.skipWhitespace()
         guard reader.position == reader.count else { throw Failure() }
         return members
@@ -109,13 +120,18 @@ struct JSONModelDecoder {
 
     /// Decodes the object at the cursor as the members of a `layout` object.
     /// - Returns: `nil` when the object must go through the `ModelValue` path.
-    private mutating func decodeMembers(layout: ClassLayout) throws -> Members? {
+    ///
+    /// The values go typed into `slots` as they are read: a failure leaves
+    /// them there, for the caller to drop (a new object, a row).
+    private mutating func decodeMembers<Slots: DecodedSlots>(layout: ClassLayout, into slots: Slots) throws -> Members? {
         if let error = layout.declarationError { throw error }
         // Rules are checked on the ModelValue path only.
         guard !layout.hasRules else { return nil }
         let plan = layout.jsonPlan
         let codableReaders = plan.codableSlots?.readers
-        var members = Members(values: ContiguousArray(repeating: (), count: layout.slotCount))
+        var members = Members()
+        let pendingStart = pendingMembers.count
+        defer { dropPendingMembers(from: pendingStart) }
         try enterContainer()
         if current == JSONByte.closeBrace {
             reader.position += 1
@@ -187,11 +203,10 @@ struct JSONModelDecoder {
                 guard !seenSlots.contains(offset) else { return nil }
                 seenSlots.insert(offset)
                 if let codable = codableReaders?[offset] {
-                    members.values[offset] = try readCodable(offset, codable, layout: layout)
+                    slots.set(try readCodable(offset, codable, layout: layout), slot: offset)
                 } else {
-                    members.values[offset] = try readSlot(offset, kind: plan.kinds[offset], layout: layout)
+                    try readSlot(offset, kind: plan.kinds[offset], layout: layout, into: slots)
                 }
-                members.assigned.insert(offset)
             case .some(JSONDecodingPlan.versionTarget):
                 guard !seenVersion, case .int(let version) = try readSubtree(), version >= layout.version
                 else { return nil }
@@ -207,10 +222,18 @@ struct JSONModelDecoder {
                     reader.outerDepth = depth
                     let range = try reader.skipValue()
                     if let key = bagKeyRange, members.bag.acceptsCompactMembers {
-                        if !members.bag.isCompact { members.bag.beginCompact(document!) }
-                        let hash = KeyHash.hash(reader.base + key.lowerBound, count: key.count, seed: reader.keySeed)
-                        members.bag.appendCompact(key: key, hash: hash, value: range)
+                        if pendingMembers.capacity == 0 {
+                            pendingMembers.reserveCapacity(64)
+                            pendingHashes.reserveCapacity(64)
+                        }
+                        pendingMembers.append(ExtensibleBag.CompactMember(key: key, value: range))
+                        pendingHashes.append(
+                            JSONReader.scanHash(
+                                reader.base, count: reader.count, from: key.lowerBound, length: key.count,
+                                seed: reader.keySeed))
                     } else {
+                        // The members so far go first, in the compact form that this one expands.
+                        movePendingMembers(from: pendingStart, into: &members.bag)
                         let document = document!
                         if let key = bagKeyRange {
                             bagKey = String(
@@ -235,10 +258,46 @@ struct JSONModelDecoder {
             } else if next == JSONByte.closeBrace {
                 depth -= 1
                 // A repeated key: the ModelValue path reports it.
+                if pendingMembers.count > pendingStart {
+                    guard !pendingMembersRepeatKey(from: pendingStart) else { return nil }
+                    movePendingMembers(from: pendingStart, into: &members.bag)
+                }
                 guard !members.bag.hasRepeatedKeys() else { return nil }
                 return members
             } else {
                 throw Failure()
+            }
+        }
+    }
+
+    /// Hands the pending members from `start` on to `bag`, which must be
+    /// empty, as its compact form.
+    private mutating func movePendingMembers(from start: Int, into bag: inout ExtensibleBag) {
+        guard pendingMembers.count > start, let document else { return }
+        bag.setCompact(document, members: Array(pendingMembers[start...]))
+        dropPendingMembers(from: start)
+    }
+
+    /// Forgets the pending members from `start` on.
+    @inline(__always)
+    private mutating func dropPendingMembers(from start: Int) {
+        let extra = pendingMembers.count - start
+        guard extra > 0 else { return }
+        pendingMembers.removeLast(extra)
+        pendingHashes.removeLast(extra)
+    }
+
+    /// Whether two of the pending members from `start` on have the same key.
+    private mutating func pendingMembersRepeatKey(from start: Int) -> Bool {
+        var table: [UInt32] = []
+        swap(&table, &keyTable)
+        defer { swap(&table, &keyTable) }
+        let base = reader.base
+        return pendingMembers.withUnsafeBufferPointer { members in
+            pendingHashes.withUnsafeBufferPointer { hashes in
+                ExtensibleBag.repeatsKey(
+                    UnsafeBufferPointer(rebasing: members[start...]), hashes: UnsafeBufferPointer(rebasing: hashes[start...]),
+                    in: base, table: &table)
             }
         }
     }
@@ -250,13 +309,15 @@ struct JSONModelDecoder {
         let start = reader.position
         let startDepth = depth
         let object = type.init()
+        // Nothing else holds the new object yet: its values go straight into
+        // its cells, and a failure drops it for one made by the ModelValue path.
+        let cells = object.unsharedCells
         let decoded =
             depth < 2 * StackGuard.uncheckedLevels
-            ? try decodeMembers(layout: object.layout)
-            : try StackGuard.continuingOnLargeStack { try decodeMembers(layout: object.layout) }
+            ? try decodeMembers(layout: object.layout, into: cells)
+            : try StackGuard.continuingOnLargeStack { try decodeMembers(layout: object.layout, into: cells) }
         if let members = decoded {
             object.withState { state in
-                state.applyDecoded(members.values, assigned: members.assigned)
                 state.bag = members.bag
                 if let newer = members.newerVersion { state.loadedNewerVersion = newer }
             }
@@ -302,37 +363,42 @@ struct JSONModelDecoder {
 
     // MARK: - Slots
 
-    /// Reads the value of the slot at `offset`, as a value of the slot's type.
-    private mutating func readSlot(_ offset: Int, kind: JSONSlotKind, layout: ClassLayout) throws -> Any {
+    /// Reads the value of the slot at `offset` and puts it in `slots`, typed
+    /// as the slot's type (common scalars with no box, as the slot holds them).
+    private mutating func readSlot<Slots: DecodedSlots>(
+        _ offset: Int, kind: JSONSlotKind, layout: ClassLayout, into slots: Slots
+    ) throws {
         let byte = current
         switch kind {
         case .model(let type) where byte == JSONByte.openBrace:
-            return try decodeModel(type)
+            return slots.set(try decodeModel(type), slot: offset)
         case .optionalModel(let type, let wrap, _) where byte == JSONByte.openBrace:
-            return wrap(try decodeModel(type))
+            return slots.set(wrap(try decodeModel(type)), slot: offset)
         case .modelArray(let type, let wrap, _) where byte == JSONByte.openBracket:
-            return wrap(try decodeModels(type))
+            let models = try decodeModels(type)
+            if let shape = layout.shapes[offset] { return slots.put(models, shape: shape, slot: offset) }
+            return slots.set(wrap(models), slot: offset)
         case .string where byte == JSONByte.quote:
-            return try reader.readString()
+            return slots.put(try reader.readString(), slot: offset)
         case .optionalString where byte == JSONByte.quote:
-            return String?.some(try reader.readString()) as Any
+            return slots.put(String?.some(try reader.readString()), slot: offset)
         default:
             break
         }
         let isNumber = byte == JSONByte.minus || byte &- JSONByte.zero < 10
         let value = isNumber ? try reader.readNumber() : try readSubtree()
         switch (kind, value) {
-        case (.int, .int(let number)): return number
-        case (.optionalInt, .int(let number)): return Int?.some(number) as Any
-        case (.double, .double(let number)): return number
-        case (.optionalDouble, .double(let number)): return Double?.some(number) as Any
-        case (.bool, .bool(let flag)): return flag
-        case (.optionalBool, .bool(let flag)): return Bool?.some(flag) as Any
-        case (.optionalInt, .null): return Int?.none as Any
-        case (.optionalDouble, .null): return Double?.none as Any
-        case (.optionalBool, .null): return Bool?.none as Any
-        case (.optionalString, .null): return String?.none as Any
-        default: return try convert(value, offset: offset, layout: layout)
+        case (.int, .int(let number)): slots.put(number, slot: offset)
+        case (.optionalInt, .int(let number)): slots.put(Int?.some(number), slot: offset)
+        case (.double, .double(let number)): slots.put(number, slot: offset)
+        case (.optionalDouble, .double(let number)): slots.put(Double?.some(number), slot: offset)
+        case (.bool, .bool(let flag)): slots.put(flag, slot: offset)
+        case (.optionalBool, .bool(let flag)): slots.put(Bool?.some(flag), slot: offset)
+        case (.optionalInt, .null): slots.put(Int?.none, slot: offset)
+        case (.optionalDouble, .null): slots.put(Double?.none, slot: offset)
+        case (.optionalBool, .null): slots.put(Bool?.none, slot: offset)
+        case (.optionalString, .null): slots.put(String?.none, slot: offset)
+        default: slots.set(try convert(value, offset: offset, layout: layout), slot: offset)
         }
     }
 

@@ -93,7 +93,131 @@ struct JSONModelEncoder {
     /// Writes the members of `object`, of the class of `layout`, in braces,
     /// `"$id": id` first when it has one.
     private mutating func writeMembers(of object: ModelObject, layout: ClassLayout, id: String?) throws {
+        guard !writer.options.sortedKeys else { return try writeSortedMembers(of: object, layout: layout, id: id) }
+        let plan = layout.jsonPlan
+        let order = layout.savedOrder
+        var isFirst = true
+        // Under the object's lock, the members up to the first value that is
+        // not a common scalar are written straight from the cells (typed, no
+        // box); the other values are boxed, and written with the bag once the
+        // lock is released (a model takes its own lock). Either way, what is
+        // written is the object as it was at one moment.
+        let (next, rest, bag) = try object.withState { state throws -> (Int, ContiguousArray<Any>, ExtensibleBag) in
+            let bag = state.bag
+            if entered == 1, let documentCount = bag.compactDocumentCount {
+                // The root was read from a document: its JSON is likely about
+                // that long, so make room once rather than doubling the buffer
+                // (and copying what it holds) a dozen times on the way.
+                writer.reserve(documentCount)
+            }
+            writer.append(JSONByte.openBrace)
+            depth += 1
+            if let id {
+                beginMember(ReferenceKeys.id, isFirst: &isFirst)
+                writer.writeString(id)
+            }
+            if let typeKey = layout.typeKey {
+                beginMember(typeKey, written: plan.writtenTypeKey, of: plan, isFirst: &isFirst)
+                if writer.options.escapesSlashes {
+                    writer.writeString(layout.typeName)
+                } else {
+                    appendWritten(plan.writtenTypeName, of: plan)
+                }
+            }
+            if let versionKey = layout.versionKey {
+                beginMember(versionKey, written: plan.writtenVersionKey, of: plan, isFirst: &isFirst)
+                writer.writeInteger(max(layout.version, state.loadedNewerVersion ?? 0))
+            }
+            var next = 0
+            while next < order.count {
+                let offset = order[next]
+                guard try writeScalarSlot(offset, of: state, layout: layout, isFirst: &isFirst) else { break }
+                next += 1
+            }
+            var rest = ContiguousArray<Any>()
+            if next < order.count {
+                rest.reserveCapacity(order.count - next)
+                for offset in order[next...] { rest.append(state.value(at: offset)) }
+            }
+            return (next, rest, bag)
+        }
+        for (position, offset) in order[next...].enumerated() {
+            beginMember(layout.slots[offset].key, written: plan.writtenKeys[offset], of: plan, isFirst: &isFirst)
+            try writeSlot(rest[position], offset: offset, layout: layout)
+        }
+        if bag.isCompact {
+            // Straight from the document. Every such key is written: the
+            // decoder sends a key with the exact text of a saved or
+            // metadata key to its slot, never to the bag.
+            writeCompactBag(bag, isFirst: &isFirst)
+        } else {
+            for (index, key) in bag.keys.enumerated() where Self.isBagKeyWritten(key, layout: layout) {
+                guard !ReferenceKeys.isReserved(key) else { throw Failure() }
+                beginMember(key, isFirst: &isFirst)
+                try writeBagMember(bag, at: index)
+            }
+        }
+        depth -= 1
+        if !isFirst { writer.startLine(depth: depth) }
+        writer.append(JSONByte.closeBrace)
+    }
+
+    /// Writes the member of the slot at `offset` straight from its cell in
+    /// `state` when its kind is a common scalar (the kind says its exact type).
+    /// - Returns: whether it did; otherwise nothing is written.
+    @inline(__always)
+    private mutating func writeScalarSlot(
+        _ offset: Int, of state: ModelState, layout: ClassLayout, isFirst: inout Bool
+    ) throws -> Bool {
+        let plan = layout.jsonPlan
+        @inline(__always)
+        func begin(_ encoder: inout JSONModelEncoder) {
+            encoder.beginMember(layout.slots[offset].key, written: plan.writtenKeys[offset], of: plan, isFirst: &isFirst)
+        }
+        switch plan.kinds[offset] {
+        case .int:
+            begin(&self)
+            writer.writeInteger(state.value(at: offset, as: Int.self))
+        case .string:
+            begin(&self)
+            writer.writeString(state.value(at: offset, as: String.self))
+        case .bool:
+            begin(&self)
+            writer.append(state.value(at: offset, as: Bool.self) ? "true" : "false")
+        case .double:
+            begin(&self)
+            try writer.writeDouble(state.value(at: offset, as: Double.self))
+        case .optionalInt:
+            begin(&self)
+            if let number = state.value(at: offset, as: Int?.self) { writer.writeInteger(number) } else { writer.append("null") }
+        case .optionalString:
+            begin(&self)
+            if let text = state.value(at: offset, as: String?.self) { writer.writeString(text) } else { writer.append("null") }
+        case .optionalBool:
+            begin(&self)
+            if let flag = state.value(at: offset, as: Bool?.self) {
+                writer.append(flag ? "true" : "false")
+            } else {
+                writer.append("null")
+            }
+        case .optionalDouble:
+            begin(&self)
+            if let number = state.value(at: offset, as: Double?.self) {
+                try writer.writeDouble(number)
+            } else {
+                writer.append("null")
+            }
+        default:
+            return false
+        }
+        return true
+    }
+
+    /// ``writeMembers(of:layout:id:)`` with sorted keys: every member, the
+    /// bag's too, in the order of their keys' bytes, from a snapshot of the values.
+    private mutating func writeSortedMembers(of object: ModelObject, layout: ClassLayout, id: String?) throws {
         let (values, bag, newerVersion) = object.withState { ($0.snapshotValues(), $0.bag, $0.loadedNewerVersion) }
+        if entered == 1, let documentCount = bag.compactDocumentCount { writer.reserve(documentCount) }
         writer.append(JSONByte.openBrace)
         depth += 1
         var isFirst = true
@@ -101,50 +225,23 @@ struct JSONModelEncoder {
             beginMember(ReferenceKeys.id, isFirst: &isFirst)
             writer.writeString(id)
         }
-        if writer.options.sortedKeys {
-            var members: [(key: String, source: Source)] = []
-            members.reserveCapacity(layout.savedOrder.count + bag.count + 2)
-            if let typeKey = layout.typeKey { members.append((typeKey, .typeName)) }
-            if let versionKey = layout.versionKey { members.append((versionKey, .version)) }
-            for offset in layout.savedOrder { members.append((layout.slots[offset].key, .slot(offset))) }
-            for (index, key) in bag.keys.enumerated() where Self.isBagKeyWritten(key, layout: layout) {
-                guard !ReferenceKeys.isReserved(key) else { throw Failure() }
-                members.append((key, .bag(index)))
-            }
-            members.sort { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
-            for member in members {
-                beginMember(member.key, isFirst: &isFirst)
-                switch member.source {
-                case .typeName: writer.writeString(layout.typeName)
-                case .version: writer.writeInteger(max(layout.version, newerVersion ?? 0))
-                case .slot(let offset): try writeSlot(values[offset], offset: offset, layout: layout)
-                case .bag(let index): try writeBagMember(bag, at: index)
-                }
-            }
-        } else {
-            if let typeKey = layout.typeKey {
-                beginMember(typeKey, isFirst: &isFirst)
-                writer.writeString(layout.typeName)
-            }
-            if let versionKey = layout.versionKey {
-                beginMember(versionKey, isFirst: &isFirst)
-                writer.writeInteger(max(layout.version, newerVersion ?? 0))
-            }
-            for offset in layout.savedOrder {
-                beginMember(layout.slots[offset].key, isFirst: &isFirst)
-                try writeSlot(values[offset], offset: offset, layout: layout)
-            }
-            if bag.isCompact {
-                // Straight from the document. Every such key is written: the
-                // decoder sends a key with the exact text of a saved or
-                // metadata key to its slot, never to the bag.
-                writeCompactBag(bag, isFirst: &isFirst)
-            } else {
-                for (index, key) in bag.keys.enumerated() where Self.isBagKeyWritten(key, layout: layout) {
-                    guard !ReferenceKeys.isReserved(key) else { throw Failure() }
-                    beginMember(key, isFirst: &isFirst)
-                    try writeBagMember(bag, at: index)
-                }
+        var members: [(key: String, source: Source)] = []
+        members.reserveCapacity(layout.savedOrder.count + bag.count + 2)
+        if let typeKey = layout.typeKey { members.append((typeKey, .typeName)) }
+        if let versionKey = layout.versionKey { members.append((versionKey, .version)) }
+        for offset in layout.savedOrder { members.append((layout.slots[offset].key, .slot(offset))) }
+        for (index, key) in bag.keys.enumerated() where Self.isBagKeyWritten(key, layout: layout) {
+            guard !ReferenceKeys.isReserved(key) else { throw Failure() }
+            members.append((key, .bag(index)))
+        }
+        members.sort { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+        for member in members {
+            beginMember(member.key, isFirst: &isFirst)
+            switch member.source {
+            case .typeName: writer.writeString(layout.typeName)
+            case .version: writer.writeInteger(max(layout.version, newerVersion ?? 0))
+            case .slot(let offset): try writeSlot(values[offset], offset: offset, layout: layout)
+            case .bag(let index): try writeBagMember(bag, at: index)
             }
         }
         depth -= 1
@@ -174,6 +271,33 @@ struct JSONModelEncoder {
         writer.writeKey(key)
     }
 
+    /// ``beginMember(_:isFirst:)`` for a key the plan has written out at
+    /// `written` in its `writtenBytes`: copied, unless slashes are escaped.
+    @inline(__always)
+    private mutating func beginMember(
+        _ key: String, written: Range<Int>?, of plan: JSONDecodingPlan, isFirst: inout Bool
+    ) {
+        guard let written, !writer.options.escapesSlashes else { return beginMember(key, isFirst: &isFirst) }
+        if isFirst {
+            isFirst = false
+        } else {
+            writer.append(JSONByte.comma)
+        }
+        writer.startLine(depth: depth)
+        appendWritten(written, of: plan)
+        if writer.options.prettyPrinted {
+            writer.appendASCII(JSONByte.colon, JSONByte.space)
+        } else {
+            writer.append(JSONByte.colon)
+        }
+    }
+
+    /// Appends the bytes at `range` of the plan's `writtenBytes`.
+    @inline(__always)
+    private mutating func appendWritten(_ range: Range<Int>, of plan: JSONDecodingPlan) {
+        plan.writtenBytes.withUnsafeBufferPointer { bytes in writer.append(UnsafeBufferPointer(rebasing: bytes[range])) }
+    }
+
     /// Writes an array of models.
     private mutating func writeModels(_ models: [ModelObject]) throws {
         guard !models.isEmpty else {
@@ -198,19 +322,37 @@ struct JSONModelEncoder {
 
     /// Writes the value of the slot at `offset`.
     private mutating func writeSlot(_ value: Any, offset: Int, layout: ClassLayout) throws {
+        // The slot's kind says its exact type: `ExactType` takes the value out
+        // with a comparison of types, not the runtime's general cast.
         switch layout.jsonPlan.kinds[offset] {
-        case .int: writer.writeInteger(value as! Int)
-        case .string: writer.writeString(value as! String)
-        case .bool: writer.append((value as! Bool) ? "true" : "false")
-        case .double: try writer.writeDouble(value as! Double)
+        case .int: writer.writeInteger(ExactType.value(value, as: Int.self) ?? value as! Int)
+        case .string: writer.writeString(ExactType.value(value, as: String.self) ?? value as! String)
+        case .bool: writer.append((ExactType.value(value, as: Bool.self) ?? value as! Bool) ? "true" : "false")
+        case .double: try writer.writeDouble(ExactType.value(value, as: Double.self) ?? value as! Double)
         case .optionalInt:
-            if let number = value as! Int? { writer.writeInteger(number) } else { writer.append("null") }
+            if let number = ExactType.value(value, as: Int?.self) ?? value as! Int? {
+                writer.writeInteger(number)
+            } else {
+                writer.append("null")
+            }
         case .optionalString:
-            if let text = value as! String? { writer.writeString(text) } else { writer.append("null") }
+            if let text = ExactType.value(value, as: String?.self) ?? value as! String? {
+                writer.writeString(text)
+            } else {
+                writer.append("null")
+            }
         case .optionalBool:
-            if let flag = value as! Bool? { writer.append(flag ? "true" : "false") } else { writer.append("null") }
+            if let flag = ExactType.value(value, as: Bool?.self) ?? value as! Bool? {
+                writer.append(flag ? "true" : "false")
+            } else {
+                writer.append("null")
+            }
         case .optionalDouble:
-            if let number = value as! Double? { try writer.writeDouble(number) } else { writer.append("null") }
+            if let number = ExactType.value(value, as: Double?.self) ?? value as! Double? {
+                try writer.writeDouble(number)
+            } else {
+                writer.append("null")
+            }
         case .model:
             try writeModel(value as! ModelObject)
         case .optionalModel(_, _, let unwrap):
@@ -248,6 +390,8 @@ struct JSONModelEncoder {
         var writer = self.writer
         var first = isFirst
         let depth = depth
+        let isPretty = writer.options.prettyPrinted
+        let escapesSlashes = writer.options.escapesSlashes
         _ = bag.withCompactMembers { document, members in
             let bytes = document.bindMemory(to: UInt8.self)
             for member in members {
@@ -257,15 +401,28 @@ struct JSONModelEncoder {
                     writer.append(JSONByte.comma)
                 }
                 writer.startLine(depth: depth)
-                // The key with its quotes: it has no escapes, so it is written as it is.
-                let quoted = (member.key.lowerBound - 1)..<(member.key.upperBound + 1)
-                writer.writeRaw(UnsafeBufferPointer(rebasing: bytes[quoted]), depth: depth)
-                if writer.options.prettyPrinted {
+                // The key with its quotes: it has no escapes, so it is written
+                // as it is (its slashes escaped when the options say so).
+                let quoted = UnsafeBufferPointer(rebasing: bytes[(member.key.lowerBound - 1)..<(member.key.upperBound + 1)])
+                if escapesSlashes {
+                    writer.writeRaw(quoted, depth: depth)
+                } else {
+                    writer.append(quoted)
+                }
+                if isPretty {
                     writer.appendASCII(JSONByte.colon, JSONByte.space)
                 } else {
                     writer.append(JSONByte.colon)
                 }
-                writer.writeRaw(UnsafeBufferPointer(rebasing: bytes[member.value]), depth: depth)
+                let value = UnsafeBufferPointer(rebasing: bytes[member.value])
+                // A number, string or literal (kept values have no whitespace
+                // around them) is copied here, as `writeRaw` would copy it.
+                let first = bytes[member.value.lowerBound]
+                if first != JSONByte.openBrace, first != JSONByte.openBracket, !escapesSlashes {
+                    writer.append(value)
+                } else {
+                    writer.writeRaw(value, depth: depth)
+                }
             }
         }
         // The writer's buffer may have moved as it grew: take the copy back.

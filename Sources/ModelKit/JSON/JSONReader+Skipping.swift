@@ -189,6 +189,16 @@ extension JSONReader {
     /// there may be read as long as it ends within the document.
     @inline(__always)
     private func scanHash(from start: Int, count length: Int) -> UInt64 {
+        JSONReader.scanHash(base, count: count, from: start, length: length, seed: keySeed)
+    }
+
+    /// ``scanHash(from:count:)`` of the key of `length` bytes at `start` in
+    /// the `count` bytes at `base`, which a quote follows. (Static, given the
+    /// bytes: the model decoder hashes the keys of its bag with it too.)
+    @inline(__always)
+    static func scanHash(
+        _ base: UnsafePointer<UInt8>, count: Int, from start: Int, length: Int, seed keySeed: UInt64
+    ) -> UInt64 {
         let raw = UnsafeRawPointer(base + start)
         var state = keySeed ^ (UInt64(truncatingIfNeeded: length) &* 0x9E37_79B9_7F4A_7C15)
         if length >= 8 {

@@ -13,6 +13,15 @@ extension JSONWriter {
     /// element that has `depth` containers open around it (the depth that
     /// `startLine(depth:)` takes for its closing bracket).
     mutating func writeRaw(_ raw: UnsafeBufferPointer<UInt8>, depth: Int) {
+        // A number, string or literal with no whitespace around it is one
+        // token, written as it is whatever the spacing and key order (but a
+        // string whose slashes are to be escaped).
+        if let first = raw.first, first != JSONByte.openBrace, first != JSONByte.openBracket, first > JSONByte.space,
+            raw[raw.count &- 1] > JSONByte.space, !options.escapesSlashes
+        {
+            append(raw)
+            return
+        }
         if options.sortedKeys {
             writeRawSorted(raw, depth: depth)
         } else if options.prettyPrinted || options.escapesSlashes {
@@ -26,11 +35,15 @@ extension JSONWriter {
     /// between its tokens.
     ///
     /// The output is never longer than `raw`, so room is made once and bytes
-    /// are stored straight into the buffer: sixteen at a time (`SIMD16`)
-    /// while none is a quote or whitespace, strings copied whole up to their
-    /// closing quote, and runs of whitespace skipped sixteen bytes at a time.
-    /// `raw` is valid JSON, so outside strings every byte at or below a space
-    /// is whitespace.
+    /// are stored straight into the buffer. Each step looks at one byte
+    /// first, the way indented text comes: a string is copied whole up to
+    /// its closing quote sixteen bytes at a time (`SIMD16`); whitespace is
+    /// skipped, a lone space (after a colon) at once, indentation sixteen
+    /// bytes at a time; a bracket, comma or colon that whitespace or a
+    /// string follows is copied alone; anything else (numbers, literals,
+    /// text that is already compact) sixteen bytes at a time up to the next
+    /// quote or whitespace. `raw` is valid JSON, so outside strings every
+    /// byte at or below a space is whitespace.
     private mutating func writeRawCompact(_ raw: UnsafeBufferPointer<UInt8>) {
         guard let source = raw.baseAddress, raw.count > 0 else { return }
         reserve(raw.count)
@@ -42,34 +55,13 @@ extension JSONWriter {
         var index = 0
         var written = 0
         while index < end {
-            // Plain bytes: store sixteen at a time. A chunk is stored whole
-            // even when only its first bytes count: `written` never passes
-            // `index`, so the sixteen bytes fit in the room made for `raw`.
-            while index &+ 16 <= end {
-                let chunk = UnsafeRawPointer(source + index).loadUnaligned(as: SIMD16<UInt8>.self)
-                UnsafeMutableRawPointer(target + written).storeBytes(of: chunk, as: SIMD16<UInt8>.self)
-                // The first set lane (16 when none is), written out at each
-                // of its three uses here: the optimiser left a helper for it
-                // out of line, even marked `@inline(__always)`, and the call
-                // cost a tenth of writing.
-                let stopsLanes = (chunk .== quotes) .| (chunk .<= spaces)
-                let stopsMask = unsafeBitCast(
-                    SIMD16<UInt8>(repeating: 0).replacing(with: 0x80, where: stopsLanes), to: SIMD2<UInt64>.self)
-                let stopsLow = UInt64(littleEndian: stopsMask[0])
-                let stopsHigh = UInt64(littleEndian: stopsMask[1])
-                let stops =
-                    stopsLow != 0
-                    ? stopsLow.trailingZeroBitCount >> 3 : stopsHigh == 0 ? 16 : 8 &+ stopsHigh.trailingZeroBitCount >> 3
-                index &+= stops
-                written &+= stops
-                if stops < 16 { break }
-            }
-            guard index < end else { break }
             let byte = source[index]
             if byte == JSONByte.quote {
                 // A string, copied as it is sixteen bytes at a time up to its
                 // closing quote; an escape's two bytes are copied together, so
-                // an escaped quote never ends it.
+                // an escaped quote never ends it. A chunk is stored whole even
+                // when only its first bytes count: `written` never passes
+                // `index`, so the sixteen bytes fit in the room made for `raw`.
                 target[written] = byte
                 written &+= 1
                 index &+= 1
@@ -77,6 +69,10 @@ extension JSONWriter {
                     if index &+ 16 <= end {
                         let chunk = UnsafeRawPointer(source + index).loadUnaligned(as: SIMD16<UInt8>.self)
                         UnsafeMutableRawPointer(target + written).storeBytes(of: chunk, as: SIMD16<UInt8>.self)
+                        // The first set lane (16 when none is), written out at
+                        // each of its uses here: the optimiser left a helper for
+                        // it out of line, even marked `@inline(__always)`, and
+                        // the call cost a tenth of writing.
                         let stopsLanes = (chunk .== quotes) .| (chunk .== backslashes)
                         let stopsMask = unsafeBitCast(
                             SIMD16<UInt8>(repeating: 0).replacing(with: 0x80, where: stopsLanes), to: SIMD2<UInt64>.self)
@@ -106,8 +102,17 @@ extension JSONWriter {
                     written &+= 1
                     index &+= 1
                 }
+                // A key's colon and the one space after it, as indented text has them.
+                if index &+ 2 < end, source[index] == JSONByte.colon {
+                    target[written] = JSONByte.colon
+                    written &+= 1
+                    index &+= 1
+                    if source[index] == JSONByte.space, source[index &+ 1] > JSONByte.space { index &+= 1 }
+                }
             } else if byte <= JSONByte.space {
                 index &+= 1
+                // One space, as after a colon, ends here.
+                guard index < end, source[index] <= JSONByte.space else { continue }
                 while index &+ 16 <= end {
                     let chunk = UnsafeRawPointer(source + index).loadUnaligned(as: SIMD16<UInt8>.self)
                     let skippedLanes = chunk .> spaces
@@ -122,11 +127,37 @@ extension JSONWriter {
                     if skipped < 16 { break }
                 }
                 while index < end, source[index] <= JSONByte.space { index &+= 1 }
-            } else {
-                // Fewer than sixteen bytes left.
+            } else if index &+ 1 < end, source[index &+ 1] <= JSONByte.space || source[index &+ 1] == JSONByte.quote {
+                // One byte before whitespace or a string: a comma, a colon, a
+                // bracket (or the last digit of a number).
                 target[written] = byte
                 written &+= 1
                 index &+= 1
+            } else {
+                // Plain bytes: sixteen at a time while none is a quote or whitespace.
+                while index &+ 16 <= end {
+                    let chunk = UnsafeRawPointer(source + index).loadUnaligned(as: SIMD16<UInt8>.self)
+                    UnsafeMutableRawPointer(target + written).storeBytes(of: chunk, as: SIMD16<UInt8>.self)
+                    let stopsLanes = (chunk .== quotes) .| (chunk .<= spaces)
+                    let stopsMask = unsafeBitCast(
+                        SIMD16<UInt8>(repeating: 0).replacing(with: 0x80, where: stopsLanes), to: SIMD2<UInt64>.self)
+                    let stopsLow = UInt64(littleEndian: stopsMask[0])
+                    let stopsHigh = UInt64(littleEndian: stopsMask[1])
+                    let stops =
+                        stopsLow != 0
+                        ? stopsLow.trailingZeroBitCount >> 3 : stopsHigh == 0 ? 16 : 8 &+ stopsHigh.trailingZeroBitCount >> 3
+                    index &+= stops
+                    written &+= stops
+                    if stops < 16 { break }
+                }
+                if index &+ 16 > end {
+                    // Fewer than sixteen bytes left.
+                    while index < end, source[index] > JSONByte.space, source[index] != JSONByte.quote {
+                        target[written] = source[index]
+                        written &+= 1
+                        index &+= 1
+                    }
+                }
             }
         }
         count &+= written

@@ -300,6 +300,25 @@ extension JSONWriter {
     ) -> Int {
         let entry = index
         var index = index
+        // Sixteen bytes at a time while they last (the first set lane is
+        // found from the lanes' bytes, as the raw writer does), then eight.
+        if index &+ 16 <= count {
+            let quotes = SIMD16<UInt8>(repeating: JSONByte.quote)
+            let backslashes = SIMD16<UInt8>(repeating: JSONByte.backslash)
+            let slashes = SIMD16<UInt8>(repeating: escapesSlashes ? JSONByte.slash : JSONByte.quote)
+            let controls = SIMD16<UInt8>(repeating: 0x1F)
+            repeat {
+                let chunk = UnsafeRawPointer(source + index).loadUnaligned(as: SIMD16<UInt8>.self)
+                let lanes = (chunk .== quotes) .| (chunk .== backslashes) .| (chunk .== slashes) .| (chunk .<= controls)
+                let flags = unsafeBitCast(
+                    SIMD16<UInt8>(repeating: 0).replacing(with: 0x80, where: lanes), to: SIMD2<UInt64>.self)
+                let low = UInt64(littleEndian: flags[0])
+                let high = UInt64(littleEndian: flags[1])
+                if low != 0 { return index &+ low.trailingZeroBitCount >> 3 }
+                if high != 0 { return index &+ 8 &+ high.trailingZeroBitCount >> 3 }
+                index &+= 16
+            } while index &+ 16 <= count
+        }
         // Eight bytes at a time.
         while index + 8 <= count {
             let word = UInt64(littleEndian: UnsafeRawPointer(source + index).loadUnaligned(as: UInt64.self))

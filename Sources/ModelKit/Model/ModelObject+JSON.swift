@@ -89,7 +89,7 @@ extension ModelObject {
             return
         }
         withState { state in
-            state.applyDecoded(direct.values, assigned: direct.assigned)
+            direct.values?.move(into: &state)
             state.bag = direct.bag
             if let newer = direct.newerVersion { state.loadedNewerVersion = newer }
         }

@@ -408,3 +408,122 @@ import Testing
         }
     }
 }
+/// Keys and a type name that need escapes, or escape their slashes only when asked.
+private final class OddlyKeyed: ModelObject, @unchecked Sendable {
+    @Saved("a/b") var slash = 1
+    @Saved("q\"t\\") var quoted = "x"
+    @Saved("é\u{1}") var control = true
+    override class var typeName: String { "Odd/\"Type\"" }
+}
+
+extension JSONDirectPathTests {
+    /// The direct encoder copies each key and the type name as the plan has
+    /// written them out; they come out as the `ModelValue` path writes them,
+    /// escapes included, slashes escaped only when the options say so.
+    @Test func keysWrittenOutOnceComeOutAsTheWriterWritesThem() throws {
+        let object = OddlyKeyed()
+        let optionSets: [JSONWritingOptions] = [
+            JSONWritingOptions(), .pretty, .sorted, JSONWritingOptions(escapesSlashes: true),
+            JSONWritingOptions(prettyPrinted: true, escapesSlashes: true),
+        ]
+        for options in optionSets {
+            let direct = try object.jsonString(options: options)
+            #expect(direct == (try ModelValue.object(object.encodedRoot()).jsonString(options: options)), "\(options)")
+        }
+        #expect(
+            try object.jsonString()
+                == #"{"type":"Odd/\"Type\"","version":1,"a/b":1,"q\"t\\":"x","é\u0001":true}"#)
+        #expect(
+            try object.jsonString(options: JSONWritingOptions(escapesSlashes: true))
+                == #"{"type":"Odd\/\"Type\"","version":1,"a\/b":1,"q\"t\\":"x","é\u0001":true}"#)
+    }
+}
+/// Version 2 calls version 1's "title" "name", and saves a new "title".
+private final class RenamedInJSON: ModelObject, @unchecked Sendable {
+    override class var version: Int { 2 }
+    @Saved var name = ""
+    @Saved var title = "untitled"
+    @Saved var extra = 0
+
+    override class func upgrade(_ values: inout [String: ModelValue], from version: Int) throws {
+        if version < 2 { values["name"] = values.removeValue(forKey: "title") }
+    }
+}
+
+private final class HoldsRenamed: ModelObject, @unchecked Sendable {
+    @Saved var child: RenamedInJSON? = nil
+    @Saved var children: [RenamedInJSON] = []
+}
+
+extension JSONDirectPathTests {
+    /// A nested model's values go straight into the new object's cells; one
+    /// that turns out to need the ModelValue path (older data, whose version
+    /// comes after values it renames) is dropped for a fresh object, so no
+    /// value put in place stays where the upgrade did not put it.
+    @Test func aNestedModelLeftToTheModelValuePathKeepsNothingPutInPlace() throws {
+        let old = #"{"title":"Old title","extra":3,"version":1}"#
+        let current = #"{"title":"t","name":"n","extra":4,"version":2}"#
+        let json = #"{"child":\#(old),"children":[\#(current),\#(old)]}"#
+        let loaded = try HoldsRenamed(json: Data(json.utf8))
+        let child = try #require(loaded.child)
+        #expect([child.name, child.title] == ["Old title", "untitled"])
+        #expect(child.extra == 3)
+        #expect(loaded.children.map(\.name) == ["n", "Old title"])
+        #expect(loaded.children.map(\.title) == ["t", "untitled"])
+        #expect(loaded.children.map(\.extra) == [4, 3])
+        #expect(!loaded.hasAnyChanges)
+        #expect(Self.direct(HoldsRenamed.self, Data(json.utf8)) == Self.viaModelValue(HoldsRenamed.self, Data(json.utf8)))
+    }
+}
+/// Common scalars before and after a model and a value of another type.
+private final class Mixed: ModelObject, @unchecked Sendable {
+    @Saved var a = 1
+    @Saved var b: String? = nil
+    @Saved var c = 2.5
+    @Saved var child: Mixed? = nil
+    @Saved var d = true
+    @Saved var e: Double? = nil
+    @Saved var f: [Int] = [1]
+    @Saved var g = "after"
+}
+
+extension JSONDirectPathTests {
+    /// The leading common scalars are written under the object's lock
+    /// straight from their cells, the rest from boxes after it: the output is
+    /// the ModelValue path's under every option set, and a number JSON cannot
+    /// hold, met under the lock, is an error that leaves the lock released.
+    @Test func scalarsWrittenUnderTheLockComeOutAsTheModelValuePathWritesThem() throws {
+        let object = Mixed()
+        object.b = "x/y"
+        let child = Mixed()
+        child.e = 1.5
+        child.d = false
+        object.child = child
+        let optionSets: [JSONWritingOptions] = [
+            JSONWritingOptions(), .pretty, .sorted, JSONWritingOptions(escapesSlashes: true),
+        ]
+        for options in optionSets {
+            let direct = try object.jsonString(options: options)
+            #expect(direct == (try ModelValue.object(object.encodedRoot()).jsonString(options: options)), "\(options)")
+        }
+        #expect(
+            try object.jsonString()
+                == #"{"type":"Mixed","version":1,"a":1,"b":"x/y","c":2.5,"child":{"type":"Mixed","version":1,"a":1,"#
+                + #""b":null,"c":2.5,"child":null,"d":false,"e":1.5,"f":[1],"g":"after"},"d":true,"e":null,"f":[1],"g":"after"}"#)
+        object.c = .infinity
+        do {
+            _ = try object.jsonData()
+            Issue.record("expected an error")
+        } catch {
+            #expect("\(error)" == "c: JSON cannot represent the floating-point number inf")
+        }
+        // Another thread can take the lock.
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            object.a = 2
+            done.signal()
+        }
+        #expect(done.wait(timeout: .now() + 10) == .success)
+        #expect(object.a == 2)
+    }
+}

@@ -219,4 +219,60 @@ import Testing
             #expect(written == Self.referenceCompact(text), "\(String(decoding: text, as: UTF8.self))")
         }
     }
+
+    /// Kept members written with every option set come out exactly as the
+    /// same members written from their values: scalars (copied as they are),
+    /// strings with whitespace, slashes and escapes inside, and containers
+    /// spaced oddly, under compact, pretty, sorted and escaped-slash output.
+    @Test func keptMembersWriteAsTheirValuesUnderEveryOption() throws {
+        let json = """
+            {"title":"A", "n" : -12.5,"s":"a  b / c\\t \\"q\\" \\\\","t" :true,"u":null,
+              "a/b" : [ 1 ,"x y",{ "k" : [ ] , "j":"/" } ],
+              "o":{"z":{},"b":[false, 2],"a":"  "},
+              "e" : [],"last":0
+            }
+            """
+        let kept = try Self.note(json)
+        let values = Note()
+        try values.load(ModelValue(json: Data(json.utf8)))
+        let optionSets: [JSONWritingOptions] = [
+            JSONWritingOptions(), .pretty, .sorted, JSONWritingOptions(prettyPrinted: true, sortedKeys: true),
+            JSONWritingOptions(escapesSlashes: true), JSONWritingOptions(prettyPrinted: true, escapesSlashes: true),
+            JSONWritingOptions(sortedKeys: true, escapesSlashes: true),
+        ]
+        for options in optionSets {
+            #expect(try kept.jsonString(options: options) == values.modelValue.jsonString(options: options), "\(options)")
+        }
+        let compact = try kept.jsonString()
+        #expect(compact.contains(#""n":-12.5,"s":"a  b / c\t \"q\" \\","t":true,"u":null,"#), "\(compact)")
+        #expect(compact.contains(#""a/b":[1,"x y",{"k":[],"j":"/"}],"o":{"z":{},"b":[false,2],"a":"  "},"e":[],"last":0}"#))
+        let escaped = try kept.jsonString(options: JSONWritingOptions(escapesSlashes: true))
+        #expect(escaped.contains(#""s":"a  b \/ c"#) && escaped.contains(#""a\/b":[1,"x y",{"k":[],"j":"\/"}]"#), "\(escaped)")
+    }
+
+    /// The compact writer looks at one byte before choosing how to go on: a
+    /// lone space, indentation, a bracket, comma or colon before whitespace
+    /// or a string, numbers and literals up to whitespace, at every distance
+    /// from the end of the text and from its sixteen-byte chunks.
+    @Test func compactOutputDropsEverySpacingOfTokens() throws {
+        var texts: [[UInt8]] = []
+        for length in 0..<34 {
+            let filler = String(repeating: "x", count: length)
+            texts.append(Array(#"{"k" : [ 1 , 22 ,"\#(filler)" ], "a b" :true , "n":null,"z":-1.5e3 }"#.utf8))
+            texts.append(Array("[\n  \(length),\n  \"\(filler)\",\n  {\n    \"q\": [\n      10\n    ]\n  }\n]".utf8))
+            texts.append(Array("[\(length == 0 ? "0" : String(repeating: "7", count: length)) ,\t\"\"]".utf8))
+            texts.append(Array("{\"\(filler)\":\r\n\"v\\\\\\\"\"}".utf8))
+            // A key's colon and the one space after it, before each kind of value, or before more whitespace.
+            for value in ["\"v\"", "12", "[]", "{ }", "true", "null", " 1", "\n  2", "\t3"] {
+                texts.append(Array("{\"\(filler)\": \(value),\"k\" :\(value)}".utf8))
+            }
+        }
+        for text in texts {
+            _ = try ModelValue(json: Data(text))
+            var writer = JSONWriter(options: JSONWritingOptions())
+            text.withUnsafeBufferPointer { writer.writeRaw($0, depth: 0) }
+            let written = Array(writer.takeData())
+            #expect(written == Self.referenceCompact(text), "\(String(decoding: text, as: UTF8.self))")
+        }
+    }
 }

@@ -66,6 +66,45 @@ import Testing
         #expect(try (["a/b": "c/d"] as ModelValue).jsonString(options: JSONWritingOptions(escapesSlashes: true)) == #"{"a\/b":"c\/d"}"#)
     }
 
+    /// Strings of every length up to forty, with each escape the writer
+    /// makes at every position (around its sixteen-byte chunks and its short
+    /// copies), written as a byte-by-byte reference escapes them.
+    @Test func escapesAtEveryPositionOfEveryLength() throws {
+        func reference(_ text: String, slashes: Bool) -> String {
+            var result = "\""
+            for unit in text.utf8 {
+                switch unit {
+                case 0x22: result += "\\\""
+                case 0x5C: result += "\\\\"
+                case 0x2F where slashes: result += "\\/"
+                case 0x0A: result += "\\n"
+                case 0x0D: result += "\\r"
+                case 0x09: result += "\\t"
+                case 0x08: result += "\\b"
+                case 0x0C: result += "\\f"
+                case ..<0x20: result += String(format: "\\u%04x", unit)
+                default: result += String(UnicodeScalar(unit))
+                }
+            }
+            return result + "\""
+        }
+        for length in 0...40 {
+            for special in ["", "\"", "\\", "/", "\n", "\u{01}", "\u{1F}"] {
+                for position in 0...length {
+                    let plain = String(repeating: "a", count: length)
+                    let index = plain.index(plain.startIndex, offsetBy: position)
+                    let text = plain[..<index] + special + plain[index...]
+                    for slashes in [false, true] {
+                        let written = try ModelValue.string(String(text)).jsonString(
+                            options: JSONWritingOptions(escapesSlashes: slashes))
+                        #expect(written == reference(String(text), slashes: slashes), "\(text.debugDescription)")
+                    }
+                    if special.isEmpty { break }
+                }
+            }
+        }
+    }
+
     @Test(arguments: [
         (ModelValue.int(0), "0"), (.int(-7), "-7"), (.int(.max), "9223372036854775807"),
         (.int(.min), "-9223372036854775808"), (.int(1_000_000_000), "1000000000"),

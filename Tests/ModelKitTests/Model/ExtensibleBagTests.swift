@@ -162,4 +162,67 @@ import Testing
             #expect(String(describing: error).contains(#"duplicate key "k17" in object"#), "\(error)")
         }
     }
+    /// `repeatsKey` finds a repeated key among few members (pair by pair)
+    /// and many (a table), whatever the hashes: equal hashes with different
+    /// keys are no repeat, equal keys are.
+    @Test(arguments: [3, 12, 13, 40])
+    func repeatsKeyComparesTheBytesOfEqualHashes(count: Int) {
+        let keys = (0..<count).map { "key\($0)" }
+        var document = Data()
+        var members: [ExtensibleBag.CompactMember] = []
+        for key in keys + ["key0"] {
+            let start = document.count
+            document.append(contentsOf: Array(key.utf8))
+            members.append(ExtensibleBag.CompactMember(key: start..<document.count, value: 0..<0))
+        }
+        var table: [UInt32] = []
+        let bytes = Array(document)
+        bytes.withUnsafeBufferPointer { buffer in
+            members.withUnsafeBufferPointer { all in
+                let distinct = UnsafeBufferPointer(rebasing: all[0..<count])
+                for hashes in [(0..<count + 1).map { UInt64($0) }, Array(repeating: UInt64(7), count: count + 1)] {
+                    hashes.withUnsafeBufferPointer { hashes in
+                        #expect(
+                            !ExtensibleBag.repeatsKey(
+                                distinct, hashes: UnsafeBufferPointer(rebasing: hashes[0..<count]), in: buffer.baseAddress!,
+                                table: &table))
+                    }
+                }
+                // The last member repeats the first key; its hash agrees with the first one's.
+                var hashes = (0..<count + 1).map { UInt64($0) }
+                hashes[count] = 0
+                hashes.withUnsafeBufferPointer { hashes in
+                    #expect(ExtensibleBag.repeatsKey(all, hashes: hashes, in: buffer.baseAddress!, table: &table))
+                }
+            }
+        }
+    }
+
+    /// Unknown members read straight from the document: a key repeated
+    /// among few or many is refused as the `ModelValue` path refuses it, and
+    /// a key that cannot stay a range (outside ASCII) after plain ones keeps
+    /// its place, before and after, and its repeats are refused too.
+    @Test(arguments: [2, 12, 13, 30])
+    func unknownMembersKeepTheirOrderAndRefuseARepeatedKey(count: Int) throws {
+        var members = (0..<count).map { #""k\#($0)" : [\#($0), "x"]"# }
+        let json = "{" + members.joined(separator: ",") + #","é":1,"z":2}"#
+        let note = try Note(json: Data(json.utf8))
+        let expected = (0..<count).map { #""k\#($0)":[\#($0),"x"]"# }.joined(separator: ",") + #","é":1,"z":2}"#
+        #expect(try note.jsonString().hasSuffix(expected))
+        #expect(note.extensibleProperties.count == count + 2)
+        members.append(#""k\#(count - 1)":0"#)
+        for repeated in [members, members.dropLast() + [#""é":0"#]] {
+            let document = "{" + repeated.joined(separator: ",") + #","é":1}"#
+            do {
+                _ = try Note(json: Data(document.utf8))
+                Issue.record("expected an error")
+            } catch {
+                #expect(String(describing: error).contains("duplicate key"), "\(error)")
+            }
+        }
+        // Nested models keep their own members apart from their parent's.
+        let nested = try Note(json: Data(#"{"a":1,"child":{"a":2,"b":3},"b":4}"#.utf8))
+        #expect(nested.extensibleProperties == ["a": 1, "b": 4])
+        #expect(nested.child?.extensibleProperties == ["a": 2, "b": 3])
+    }
 }
