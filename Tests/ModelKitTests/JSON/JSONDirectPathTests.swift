@@ -438,21 +438,10 @@ extension JSONDirectPathTests {
                 == #"{"type":"Odd\/\"Type\"","version":1,"a\/b":1,"q\"t\\":"x","é\u0001":true}"#)
     }
 }
-/// Version 2 calls version 1's "title" "name", and saves a new "title".
-private final class RenamedInJSON: ModelObject, @unchecked Sendable {
-    override class var version: Int { 2 }
-    @Saved var name = ""
-    @Saved var title = "untitled"
-    @Saved var extra = 0
-
-    override class func upgrade(_ values: inout [String: ModelValue], from version: Int) throws {
-        if version < 2 { values["name"] = values.removeValue(forKey: "title") }
-    }
-}
-
+/// Holds the dictionary tests' model whose version 2 renames a key.
 private final class HoldsRenamed: ModelObject, @unchecked Sendable {
-    @Saved var child: RenamedInJSON? = nil
-    @Saved var children: [RenamedInJSON] = []
+    @Saved var child: DictionaryDirectPathTests.Renamed? = nil
+    @Saved var children: [DictionaryDirectPathTests.Renamed] = []
 }
 
 extension JSONDirectPathTests {

@@ -169,6 +169,18 @@ import Testing
 
     /// The whitespace of `json` dropped, byte by byte: the reference the
     /// sixteen-bytes-at-a-time compact writer must match.
+    /// Writes each of `texts` (kept text, so valid JSON: the writer relies
+    /// on it) compactly and compares with `referenceCompact(_:)`.
+    static func expectCompactWrites(_ texts: [[UInt8]]) throws {
+        for text in texts {
+            _ = try ModelValue(json: Data(text))
+            var writer = JSONWriter(options: JSONWritingOptions())
+            text.withUnsafeBufferPointer { writer.writeRaw($0, depth: 0) }
+            let written = Array(writer.takeData())
+            #expect(written == Self.referenceCompact(text), "\(String(decoding: text, as: UTF8.self))")
+        }
+    }
+
     static func referenceCompact(_ json: [UInt8]) -> [UInt8] {
         var result: [UInt8] = []
         forEachByte(of: json) { byte, outside in
@@ -210,14 +222,7 @@ import Testing
             let pretty = try documents.value(depth: 3).jsonData(options: .pretty)
             texts.append(Self.respaced(Array(pretty), using: &generator))
         }
-        for text in texts {
-            // Kept text is always valid JSON; the writer relies on it.
-            _ = try ModelValue(json: Data(text))
-            var writer = JSONWriter(options: JSONWritingOptions())
-            text.withUnsafeBufferPointer { writer.writeRaw($0, depth: 0) }
-            let written = Array(writer.takeData())
-            #expect(written == Self.referenceCompact(text), "\(String(decoding: text, as: UTF8.self))")
-        }
+        try Self.expectCompactWrites(texts)
     }
 
     /// Kept members written with every option set come out exactly as the
@@ -267,12 +272,6 @@ import Testing
                 texts.append(Array("{\"\(filler)\": \(value),\"k\" :\(value)}".utf8))
             }
         }
-        for text in texts {
-            _ = try ModelValue(json: Data(text))
-            var writer = JSONWriter(options: JSONWritingOptions())
-            text.withUnsafeBufferPointer { writer.writeRaw($0, depth: 0) }
-            let written = Array(writer.takeData())
-            #expect(written == Self.referenceCompact(text), "\(String(decoding: text, as: UTF8.self))")
-        }
+        try Self.expectCompactWrites(texts)
     }
 }
