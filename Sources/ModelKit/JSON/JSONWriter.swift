@@ -44,6 +44,11 @@ struct JSONWriter {
     /// indentation of pretty output: set by a caller that writes the
     /// containers outside it itself (the direct model encoder).
     var baseDepth = 0
+    /// The text of keys written before (see `JSONWriter+Keys.swift`); made
+    /// once a writer has written enough keys to pay for it.
+    var keyTexts: UnsafeMutablePointer<KeyText>?
+    /// Keys written while `keyTexts` is not made yet.
+    var uncachedKeys = 0
 
     init(options: JSONWritingOptions, initialCapacity: Int = 4096) {
         self.options = options
@@ -55,6 +60,7 @@ struct JSONWriter {
 
     /// Frees the buffer unless ``takeData()`` or ``takeString()`` took it.
     mutating func deallocate() {
+        freeKeyTexts()
         guard capacity > 0 else { return }
         free(buffer)
         capacity = 0
@@ -63,6 +69,7 @@ struct JSONWriter {
 
     /// The bytes written, as `Data` that now owns the buffer.
     mutating func takeData() -> Data {
+        freeKeyTexts()
         let shrunk = realloc(buffer, max(count, 1))?.assumingMemoryBound(to: UInt8.self) ?? buffer
         let data = Data(bytesNoCopy: shrunk, count: count, deallocator: .free)
         capacity = 0
@@ -79,10 +86,114 @@ struct JSONWriter {
 
     /// Writes `root` and everything inside it.
     ///
+    /// Containers are written by recursion, which borrows each one in place,
+    /// down to `recursionDepth` levels; a container deeper than that is
+    /// written by ``writeIteratively(_:)``, whose stack of frames lives on
+    /// the heap, so any depth the options allow is written without
+    /// exhausting the thread's stack.
+    mutating func write(_ root: ModelValue) throws(ModelError) {
+        switch root {
+        case .array(let elements): try writeArray(elements, outer: 0)
+        case .object(let object): try writeObject(keys: object.keys, values: object.values, outer: 0)
+        default: try writeScalar(root)
+        }
+    }
+
+    /// Containers written by recursion before the rest goes to ``writeIteratively(_:)``.
+    static let recursionDepth = 24
+
+    /// Writes the array of `elements`, inside `outer` containers this call
+    /// opened (besides ``baseDepth``); a failure's key path starts at the array.
+    private mutating func writeArray(_ elements: [ModelValue], outer: Int) throws(ModelError) {
+        try checkDepth(open: outer)
+        if elements.isEmpty {
+            appendASCII(JSONByte.openBracket, JSONByte.closeBracket)
+            return
+        }
+        guard outer < JSONWriter.recursionDepth else {
+            try writeIteratively(.array(elements), outer: outer)
+            return
+        }
+        append(JSONByte.openBracket)
+        let depth = outer &+ 1
+        for index in 0..<elements.count {
+            if index > 0 { append(JSONByte.comma) }
+            startLine(depth: depth)
+            do {
+                try writeMember(elements[index], outer: depth)
+            } catch {
+                var failure = error
+                failure.keyPath = failure.keyPath.prepending(.index(index))
+                throw failure
+            }
+        }
+        startLine(depth: outer)
+        append(JSONByte.closeBracket)
+    }
+
+    /// Writes the object of `keys` and `values`, inside `outer` containers
+    /// this call opened; a failure's key path starts at the object. (Its
+    /// arrays alone: a whole `Object` would be copied with its key index.)
+    private mutating func writeObject(keys: [String], values: [ModelValue], outer: Int) throws(ModelError) {
+        try checkDepth(open: outer)
+        if values.isEmpty {
+            appendASCII(JSONByte.openBrace, JSONByte.closeBrace)
+            return
+        }
+        guard outer < JSONWriter.recursionDepth else {
+            try writeIteratively(.object(ModelValue.Object(distinctKeys: keys, values: values)), outer: outer)
+            return
+        }
+        append(JSONByte.openBrace)
+        let depth = outer &+ 1
+        let order = options.sortedKeys ? JSONWriter.sortedOrder(of: keys) : nil
+        for position in 0..<values.count {
+            let member = order?[position] ?? position
+            if position > 0 { append(JSONByte.comma) }
+            startLine(depth: depth)
+            writeKey(keys[member])
+            do {
+                try writeMember(values[member], outer: depth)
+            } catch {
+                var failure = error
+                failure.keyPath = failure.keyPath.prepending(.key(keys[member]))
+                throw failure
+            }
+        }
+        startLine(depth: outer)
+        append(JSONByte.closeBrace)
+    }
+
+    /// Writes an element or member value, inside `outer` open containers.
+    @inline(__always)
+    private mutating func writeMember(_ value: ModelValue, outer: Int) throws(ModelError) {
+        switch value {
+        case .int(let integer): writeInteger(integer)
+        case .string(let string): writeString(string)
+        case .double(let number): try writeDouble(number)
+        case .null: append("null")
+        case .bool(let flag): flag ? append("true") : append("false")
+        case .array(let elements): try writeArray(elements, outer: outer)
+        case .object(let object): try writeObject(keys: object.keys, values: object.values, outer: outer)
+        default: try writeScalar(value)
+        }
+    }
+
+    /// Writes `root`, a container inside `outer` containers opened by the
+    /// recursion, with a stack of frames on the heap; a failure's key path
+    /// starts at `root`.
+    private mutating func writeIteratively(_ root: ModelValue, outer: Int) throws(ModelError) {
+        baseDepth &+= outer
+        defer { baseDepth &-= outer }
+        try writeIteratively(root)
+    }
+
+    /// Writes `root` and everything inside it with a stack of frames on the heap.
+    ///
     /// The innermost open container's members are written in one loop that
     /// borrows its values: scalars are written in place, and only a member
     /// that is itself a container leaves the loop, to be opened.
-    mutating func write(_ root: ModelValue) throws(ModelError) {
+    private mutating func writeIteratively(_ root: ModelValue) throws(ModelError) {
         var stack: [Frame] = []
         var current = root
         nextValue: while true {
@@ -169,13 +280,29 @@ struct JSONWriter {
     /// options' `maximumDepth` (by default the readers' default limit:
     /// ModelKit does not write what it would refuse to read).
     private func checkDepth(_ stack: [Frame]) throws(ModelError) {
+        guard stack.count + baseDepth >= options.maximumDepth else { return }
+        var failure = depthError()
+        failure.keyPath = JSONWriter.keyPath(of: stack)
+        throw failure
+    }
+
+    /// ``checkDepth(_:)`` for a container inside `open` containers opened by
+    /// the recursion; the key path is left for them to fill in.
+    @inline(__always)
+    private func checkDepth(open: Int) throws(ModelError) {
+        guard open + baseDepth >= options.maximumDepth else { return }
+        throw depthError()
+    }
+
+    /// The error for one container more than the options' `maximumDepth`, without its key path.
+    @inline(never)
+    private func depthError() -> ModelError {
         let limit = options.maximumDepth
-        guard stack.count + baseDepth >= limit else { return }
-        throw ModelError(
+        return ModelError(
             code: .nestingTooDeep,
             message: "arrays and objects nested deeper than \(limit) levels, which no reader with "
                 + (limit == JSONReadingOptions().maximumDepth ? "the default limit accepts" : "the same limit accepts"),
-            keyPath: JSONWriter.keyPath(of: stack), format: "JSON")
+            format: "JSON")
     }
 
     /// The key path of the value being written: one component per open container.
@@ -189,15 +316,6 @@ struct JSONWriter {
     /// Positions of `keys` in ascending order of their UTF-8 bytes.
     private static func sortedOrder(of keys: [String]) -> [Int] {
         keys.indices.sorted { keys[$0].utf8.lexicographicallyPrecedes(keys[$1].utf8) }
-    }
-
-    mutating func writeKey(_ key: String) {
-        writeString(key)
-        if options.prettyPrinted {
-            appendASCII(JSONByte.colon, JSONByte.space)
-        } else {
-            append(JSONByte.colon)
-        }
     }
 
     /// For pretty output, a line feed and the indentation of `depth`.

@@ -87,6 +87,15 @@ extension ModelValue {
             keyIndex = .table(table)
         }
 
+        /// An object of `keys`, which are those of an existing object (so
+        /// distinct), and their `values`, without a key index: found by
+        /// searching in order, as a small object's are.
+        init(distinctKeys keys: [String], values: [ModelValue]) {
+            self.keys = keys
+            self.values = values
+            keyIndex = nil
+        }
+
         /// The keys of an object with its key index, to give to the next
         /// object read with the same keys in the same order: a document's
         /// records share one keys array and one index instead of building

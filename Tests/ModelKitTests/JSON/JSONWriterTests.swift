@@ -150,8 +150,9 @@ import Testing
         }
     }
 
-    /// Writing never recurses, and refuses what the reader would refuse:
-    /// nesting past 512 levels (empty containers count).
+    /// Writing recurses only a few levels (deeper containers go on a stack
+    /// on the heap), and refuses what the reader would refuse: nesting past
+    /// 512 levels (empty containers count).
     @Test func deepValuesAreRefusedPastTheReadersLimitWithoutRecursion() throws {
         func nested(_ levels: Int) -> ModelValue {
             var value: ModelValue = []
@@ -177,6 +178,115 @@ import Testing
             let error = #expect(throws: ModelError.self) { try value.jsonData() }
             #expect(error?.code == .nestingTooDeep)
             #expect(error?.message.contains("nested deeper than 512 levels") == true)
+        }
+    }
+
+    /// Values nested across the depth where the writer stops recursing and
+    /// goes on with its stack of frames: the same text, indentation and key
+    /// paths on both sides of it.
+    @Test(arguments: [1, 23, 24, 25, 26, 40])
+    func nestingAcrossTheRecursionDepthWritesTheSameText(levels: Int) throws {
+        // Alternating objects and arrays, a scalar beside each container.
+        var value: ModelValue = .double(0.5)
+        var compact = "0.5"
+        var pretty = "0.5"
+        for level in (1...levels).reversed() {
+            let outer = String(repeating: "  ", count: level - 1)
+            let inner = outer + "  "
+            if level.isMultiple(of: 2) {
+                value = [.int(level), value]
+                compact = "[\(level),\(compact)]"
+                pretty = "[\n\(inner)\(level),\n\(inner)\(pretty)\n\(outer)]"
+            } else {
+                value = ["n": .int(level), "k\(level)": value]
+                compact = #"{"n":\#(level),"k\#(level)":\#(compact)}"#
+                pretty = #"{\#n\#(inner)"n": \#(level),\#n\#(inner)"k\#(level)": \#(pretty)\#n\#(outer)}"#
+            }
+        }
+        #expect(try value.jsonString() == compact)
+        #expect(try value.jsonString(options: .pretty) == pretty)
+        #expect(try ModelValue(json: Data(pretty.utf8)) == value)
+
+        // The same nesting with an infinite double at the bottom: the key path names every level.
+        var broken: ModelValue = .double(.infinity)
+        var components: [ModelKeyPath.Component] = []
+        for level in (1...levels).reversed() {
+            if level.isMultiple(of: 2) {
+                broken = [.int(level), broken]
+                components.insert(.index(1), at: 0)
+            } else {
+                broken = ["n": .int(level), "k\(level)": broken]
+                components.insert(.key("k\(level)"), at: 0)
+            }
+        }
+        for options in [JSONWritingOptions.compact, .pretty, .sorted] {
+            let error = #expect(throws: ModelError.self) { try broken.jsonData(options: options) }
+            #expect(error?.code == .notRepresentable)
+            #expect(error?.keyPath == ModelKeyPath(components))
+        }
+
+        // A limit just below the nesting: refused with the path to the first container too deep.
+        let limited = JSONWritingOptions(maximumDepth: levels - 1)
+        if levels > 1 {
+            let error = #expect(throws: ModelError.self) { try value.jsonData(options: limited) }
+            #expect(error?.code == .nestingTooDeep)
+            #expect(error?.message.contains("deeper than \(levels - 1) levels") == true)
+            #expect(error?.keyPath == ModelKeyPath(Array(components.dropLast())))
+        }
+        #expect(try value.jsonString(options: JSONWritingOptions(maximumDepth: levels)) == compact)
+    }
+
+    /// Past a few dozen keys the writer reuses the text of keys it wrote
+    /// before, found by the strings' two words: seeded random keys (escapes,
+    /// non-ASCII, slashes, keys too long to remember, equal keys made apart)
+    /// give the text that writing each record alone gives, with every option.
+    @Test(arguments: [1, 2, 3])
+    func repeatedKeysWriteTheSameTextAsKeysWrittenOnce(seed: UInt64) throws {
+        var random = SeededGenerator(seed: seed)
+        let pieces = ["a", "id", "name", "é", "日本", "\"", "\\", "/", "\n", "\u{1}", "\u{7F}", "😀", "key_", " "]
+        var keys: [String] = []
+        for _ in 0..<300 {
+            var key = ""
+            let parts = Int.random(in: 0...12, using: &random)
+            for _ in 0..<parts { key += pieces.randomElement(using: &random)! }
+            keys.append(key)
+        }
+        // Long keys, and equal keys in separate storage (large strings made apart).
+        keys.append(String(repeating: "long", count: 20))
+        keys.append(String(repeating: "x", count: 45))
+        keys.append(String(repeating: "y", count: 46))
+        let shared = String(repeating: "shared-key/", count: 3)
+        var records: [ModelValue] = []
+        for _ in 0..<200 {
+            var object = ModelValue.Object()
+            for _ in 0..<Int.random(in: 0...12, using: &random) {
+                object[keys.randomElement(using: &random)!] = .int(Int.random(in: -5...5, using: &random))
+            }
+            object[String(decoding: Array(shared.utf8), as: UTF8.self)] = .bool(true)
+            object[shared] = .null
+            records.append(.object(object))
+        }
+        let value = ModelValue.array(records)
+        let optionSets: [JSONWritingOptions] = [
+            .compact, .pretty, .sorted, JSONWritingOptions(escapesSlashes: true),
+            JSONWritingOptions(prettyPrinted: true, indent: 3, sortedKeys: true, escapesSlashes: true),
+        ]
+        for options in optionSets {
+            let whole = try value.jsonString(options: options)
+            // Each record alone writes fewer keys than the writer needs before it remembers any.
+            var alone = try records.map { record -> String in
+                var text = try record.jsonString(options: options)
+                if options.prettyPrinted { text = text.replacingOccurrences(of: "\n", with: "\n" + String(repeating: " ", count: options.indent)) }
+                return text
+            }
+            if options.prettyPrinted {
+                let indent = String(repeating: " ", count: options.indent)
+                alone = alone.map { indent + $0 }
+                #expect(whole == "[\n" + alone.joined(separator: ",\n") + "\n]")
+            } else {
+                #expect(whole == "[" + alone.joined(separator: ",") + "]")
+            }
+            #expect(try ModelValue(json: Data(whole.utf8)) == value)
         }
     }
 }

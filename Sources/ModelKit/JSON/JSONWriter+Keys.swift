@@ -1,0 +1,96 @@
+/// Keys: each object key with its quotes, escapes and colon, remembered
+/// once written.
+///
+/// A document repeats a few keys many times (citm_catalog writes 25,869 keys,
+/// 321 of them different), and a key's text never changes, so after the
+/// first few dozen keys the writer keeps the text of those it writes in a
+/// small table indexed by the key's two words. A `String` is two words, and
+/// two strings with the same words are the same string: the same bytes held
+/// inline (up to 15 bytes of UTF-8), or the same storage, which the entry
+/// keeps alive so that its address cannot be reused by another string. A
+/// hit copies the text in three 16-byte stores instead of searching the key
+/// for escapes; a key whose text does not fit an entry is written as before.
+extension JSONWriter {
+    /// One remembered key.
+    struct KeyText {
+        /// The key's two words; (0, 0), which no string has, in an empty entry.
+        var first: UInt64 = 0
+        var second: UInt64 = 0
+        /// The bytes of `text` in use.
+        var length = 0
+        /// `"key":` (`"key": ` in pretty output), escaped as the writer's options say.
+        var text: (SIMD16<UInt8>, SIMD16<UInt8>, SIMD16<UInt8>) = (.zero, .zero, .zero)
+        /// Keeps the storage of a key that has some alive while the entry names it.
+        var key = ""
+    }
+
+    /// Entries in the table (a power of two).
+    static let keyTextCount = 256
+    /// Keys a writer writes before it makes the table: a small object is
+    /// written without paying for it.
+    static let keysBeforeTable = 64
+    /// The longest key text an entry holds.
+    static let keyTextCapacity = 48
+
+    /// Writes `key` in quotes, escaped, and the colon after it (and a space
+    /// in pretty output).
+    @inline(__always)
+    mutating func writeKey(_ key: String) {
+        guard let table = keyTexts, MemoryLayout<String>.size == 16 else {
+            writeUncachedKey(key)
+            return
+        }
+        let words = unsafeBitCast(key, to: (UInt64, UInt64).self)
+        let slot = Int(truncatingIfNeeded: ((words.0 &+ words.1 &* 0x9E37_79B9_7F4A_7C15) &* 0xBF58_476D_1CE4_E5B9) >> 56)
+        let entry = table + (slot & (JSONWriter.keyTextCount - 1))
+        if entry.pointee.first == words.0, entry.pointee.second == words.1 {
+            reserve(JSONWriter.keyTextCapacity)
+            UnsafeMutableRawPointer(buffer + count).storeBytes(
+                of: entry.pointee.text, as: (SIMD16<UInt8>, SIMD16<UInt8>, SIMD16<UInt8>).self)
+            count &+= entry.pointee.length
+            return
+        }
+        let start = count
+        writeKeyText(key)
+        let length = count - start
+        guard length <= JSONWriter.keyTextCapacity else { return }
+        entry.pointee.key = key
+        entry.pointee.first = words.0
+        entry.pointee.second = words.1
+        entry.pointee.length = length
+        withUnsafeMutableBytes(of: &entry.pointee.text) { text in
+            text.baseAddress!.copyMemory(from: buffer + start, byteCount: length)
+        }
+    }
+
+    /// Writes `key` without the table, making the table once enough keys have been written.
+    @inline(never)
+    private mutating func writeUncachedKey(_ key: String) {
+        writeKeyText(key)
+        uncachedKeys &+= 1
+        if uncachedKeys == JSONWriter.keysBeforeTable {
+            let table = UnsafeMutablePointer<KeyText>.allocate(capacity: JSONWriter.keyTextCount)
+            table.initialize(repeating: KeyText(), count: JSONWriter.keyTextCount)
+            keyTexts = table
+        }
+    }
+
+    /// Writes `key` in quotes, escaped, and the colon (and space) after it.
+    private mutating func writeKeyText(_ key: String) {
+        writeString(key)
+        if options.prettyPrinted {
+            appendASCII(JSONByte.colon, JSONByte.space)
+        } else {
+            append(JSONByte.colon)
+        }
+    }
+
+    /// Frees the table of key texts, if the writer made one.
+    mutating func freeKeyTexts() {
+        guard let table = keyTexts else { return }
+        table.deinitialize(count: JSONWriter.keyTextCount)
+        table.deallocate()
+        keyTexts = nil
+        uncachedKeys = 0
+    }
+}
