@@ -41,19 +41,52 @@ extension JSONWriter {
             return
         }
         let words = unsafeBitCast(key, to: (UInt64, UInt64).self)
-        let slot = Int(truncatingIfNeeded: ((words.0 &+ words.1 &* 0x9E37_79B9_7F4A_7C15) &* 0xBF58_476D_1CE4_E5B9) >> 56)
-        let entry = table + (slot & (JSONWriter.keyTextCount - 1))
-        if entry.pointee.first == words.0, entry.pointee.second == words.1 {
-            reserve(JSONWriter.keyTextCapacity)
-            UnsafeMutableRawPointer(buffer + count).storeBytes(
-                of: entry.pointee.text, as: (SIMD16<UInt8>, SIMD16<UInt8>, SIMD16<UInt8>).self)
-            count &+= entry.pointee.length
+        if !writeKnownKey(words, in: table) { rememberKey(key, words: words, in: table) }
+    }
+
+    /// ``writeKey(_:)`` for `keys[index]`: a key the table knows is found
+    /// from the words in the array's storage, without copying the string out.
+    @inline(__always)
+    mutating func writeKey(_ keys: [String], at index: Int) {
+        guard let table = keyTexts, MemoryLayout<String>.size == 16 else {
+            writeUncachedKey(keys[index])
             return
         }
+        let words = keys.withUnsafeBytes { storage in
+            storage.loadUnaligned(fromByteOffset: index &* MemoryLayout<String>.stride, as: (UInt64, UInt64).self)
+        }
+        if !writeKnownKey(words, in: table) { rememberKey(keys[index], words: words, in: table) }
+    }
+
+    /// The table's entry for a key of `words`.
+    @inline(__always)
+    private static func entry(for words: (UInt64, UInt64), in table: UnsafeMutablePointer<KeyText>)
+        -> UnsafeMutablePointer<KeyText>
+    {
+        let slot = Int(truncatingIfNeeded: ((words.0 &+ words.1 &* 0x9E37_79B9_7F4A_7C15) &* 0xBF58_476D_1CE4_E5B9) >> 56)
+        return table + (slot & (JSONWriter.keyTextCount - 1))
+    }
+
+    /// Writes the remembered text of the key of `words`, if the table has it.
+    @inline(__always)
+    private mutating func writeKnownKey(_ words: (UInt64, UInt64), in table: UnsafeMutablePointer<KeyText>) -> Bool {
+        let entry = JSONWriter.entry(for: words, in: table)
+        guard entry.pointee.first == words.0, entry.pointee.second == words.1 else { return false }
+        reserve(JSONWriter.keyTextCapacity)
+        UnsafeMutableRawPointer(buffer + count).storeBytes(
+            of: entry.pointee.text, as: (SIMD16<UInt8>, SIMD16<UInt8>, SIMD16<UInt8>).self)
+        count &+= entry.pointee.length
+        return true
+    }
+
+    /// Writes `key`, whose words are `words`, and remembers its text if it fits an entry.
+    @inline(never)
+    private mutating func rememberKey(_ key: String, words: (UInt64, UInt64), in table: UnsafeMutablePointer<KeyText>) {
         let start = count
         writeKeyText(key)
         let length = count - start
         guard length <= JSONWriter.keyTextCapacity else { return }
+        let entry = JSONWriter.entry(for: words, in: table)
         entry.pointee.key = key
         entry.pointee.first = words.0
         entry.pointee.second = words.1

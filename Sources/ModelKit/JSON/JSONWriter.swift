@@ -151,7 +151,7 @@ struct JSONWriter {
             let member = order?[position] ?? position
             if position > 0 { append(JSONByte.comma) }
             startLine(depth: depth)
-            writeKey(keys[member])
+            writeKey(keys, at: member)
             do {
                 try writeMember(values[member], outer: depth)
             } catch {
