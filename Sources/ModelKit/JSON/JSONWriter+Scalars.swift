@@ -53,7 +53,8 @@ extension JSONWriter {
                 format: "JSON")
         }
         // Integral values of moderate size: the integer's digits and ".0".
-        if value == value.rounded(.towardZero), abs(value) < 1e15, value != 0 || value.sign == .plus {
+        // (Compared through `Int`: `rounded(_:)` is a call to `trunc` here.)
+        if value.magnitude < 1e15, Double(Int(value)) == value, value != 0 || value.sign == .plus {
             writeInteger(Int(value))
             appendASCII(JSONByte.period, JSONByte.zero)
             return
@@ -120,8 +121,14 @@ extension JSONWriter {
             for index in (start &+ 2)..<(start &+ zeros) { buffer[index] = JSONByte.zero }
             count = start &+ zeros &+ length
         } else if point < length {
-            // ddd.ddd: the integer part moves back in front of the period.
-            for index in start..<(start &+ point) { buffer[index] = buffer[index &+ 1] }
+            // ddd.ddd: the integer part moves back in front of the period,
+            // and the fraction stays. Both are at most 16 of the at most
+            // 17 digits, so each is one 16-byte load, done before the
+            // stores; the bytes past the end are in the 48 reserved.
+            let digits = UnsafeMutableRawPointer(buffer + start)
+            let fraction = (digits + point + 1).loadUnaligned(as: SIMD16<UInt8>.self)
+            digits.storeBytes(of: (digits + 1).loadUnaligned(as: SIMD16<UInt8>.self), as: SIMD16<UInt8>.self)
+            (digits + point + 1).storeBytes(of: fraction, as: SIMD16<UInt8>.self)
             buffer[start &+ point] = JSONByte.period
             count = start &+ length &+ 1
         } else {
