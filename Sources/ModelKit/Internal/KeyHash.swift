@@ -30,13 +30,23 @@ enum KeyHash {
             state = fold(state ^ word, 0xA076_1D64_78BD_642F)
             index += 8
         }
-        if index < count {
-            var word: UInt64 = 0
-            var shift: UInt64 = 0
-            while index < count {
-                word |= UInt64(start[index]) << shift
-                shift += 8
-                index += 1
+        // The last one to seven bytes in one word, without a loop and
+        // without reading outside the bytes: the last eight bytes (some of
+        // them hashed already) when there are eight; else the first and
+        // last four, or the first, middle and last byte, which together
+        // cover every byte (the count is in the state, so the word and the
+        // count give back the bytes).
+        let remaining = count &- index
+        if remaining > 0 {
+            let word: UInt64
+            if count >= 8 {
+                word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self))
+            } else if remaining >= 4 {
+                let head = UInt32(littleEndian: raw.loadUnaligned(as: UInt32.self))
+                let tail = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self))
+                word = UInt64(head) | UInt64(tail) << 32
+            } else {
+                word = UInt64(start[0]) | UInt64(start[remaining >> 1]) << 8 | UInt64(start[remaining &- 1]) << 16
             }
             state = fold(state ^ word, 0xE703_7ED1_A0B4_28DB)
         }

@@ -112,6 +112,25 @@ import Testing
         #expect(table.position(of: prefix + "x", hash: KeyHash.hash(prefix + "x"), in: keys) == nil)
     }
 
+    /// Every byte of a key reaches its hash, at every length (the last
+    /// bytes are read as one word, in a different way for each length): a
+    /// key with one byte changed, or one byte more, hashes differently, and a
+    /// `String` hashes as its bytes do.
+    @Test func everyByteOfEveryLengthReachesTheHash() {
+        var generator = SeededGenerator(seed: 7)
+        for length in 0...40 {
+            let bytes = (0..<length).map { _ in UInt8.random(in: 0x20...0x7E, using: &generator) }
+            let hash = (bytes + [0]).withUnsafeBufferPointer { KeyHash.hash($0.baseAddress!, count: length, seed: KeyHash.seed) }
+            #expect(KeyHash.hash(String(decoding: bytes, as: UTF8.self)) == hash)
+            for position in 0..<length {
+                var changed = bytes
+                changed[position] ^= 0x01
+                #expect(KeyHash.hash(String(decoding: changed, as: UTF8.self)) != hash, "length \(length), byte \(position)")
+            }
+            #expect(KeyHash.hash(String(decoding: bytes + [0x20], as: UTF8.self)) != hash, "length \(length) + 1")
+        }
+    }
+
     /// The reader's key cache returns the right key for every occurrence,
     /// with more distinct keys than the cache has entries, keys that differ
     /// only late, non-ASCII keys and escaped ones.
