@@ -55,7 +55,9 @@ extension JSONReader {
                 completed = largeArrays[largeArray].count
                 largeArray += 1
             }
-            if frame.isObject {
+            if frame.isObject, frame.predictedCount > 0 {
+                if frame.matched > completed { components.append(.key(predictedKey(of: frame))) }
+            } else if frame.isObject {
                 let keyEnd = isTop ? keys.count : frames[level + 1].keyStart
                 // The member's key is there once it has been read, and its value is not yet complete.
                 if keyEnd - frame.keyStart > completed { components.append(.key(keys[keyEnd - 1])) }

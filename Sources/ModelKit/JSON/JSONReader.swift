@@ -31,6 +31,17 @@ struct JSONReader {
         var valueStart: Int
         /// Where this object's keys start on `keys`.
         var keyStart: Int
+        /// A hash of the keys and array levels leading here (see `JSONReader+Shapes.swift`).
+        var context: UInt64 = 0
+        /// While this object's keys are those of a predicted shape: where the
+        /// shape's keys start on `shapeKeys`, and how many; 0 when not predicting.
+        var predictedStart = 0
+        var predictedCount = 0
+        /// The keys read so far as the predicted shape's (none on the key stacks).
+        var matched = 0
+        /// The predicted shape's entry in `shapeCache`, and that entry's hash then.
+        var predictedSlot = 0
+        var predictedHash: UInt64 = 0
     }
 
     let bytes: UnsafeBufferPointer<UInt8>
@@ -82,7 +93,16 @@ struct JSONReader {
     struct ShapeCacheEntry {
         var hash: UInt64 = 0
         var shape: ModelValue.Object.Shape?
+        /// The shape's keys on `shapeKeys`; a count of 0 when it is not predicted.
+        var keyStart = 0
+        var keyCount = 0
     }
+
+    /// The shape last closed in each context, by the context's low bits.
+    var predictions: [Prediction] = []
+    /// The key bytes of predictable shapes, and where each key is.
+    var shapeText: [UInt8] = []
+    var shapeKeys: [ShapeKey] = []
 
     static let shapeCacheSize = 64
 
@@ -145,6 +165,7 @@ struct JSONReader {
                     frames.removeLast()
                     value = .object(ModelValue.Object())
                 } else {
+                    predictShape()
                     try readMemberKey()
                     continue readValue
                 }
@@ -222,7 +243,8 @@ struct JSONReader {
             failure.code = .nestingTooDeep
             throw failure
         }
-        frames.append(Frame(isObject: isObject, valueStart: values.count, keyStart: keys.count))
+        let context = contextForNewContainer()
+        frames.append(Frame(isObject: isObject, valueStart: values.count, keyStart: keys.count, context: context))
     }
 
     /// Reads `"key"` and the `:` after it; `position` is at the key's quote, or
@@ -230,6 +252,11 @@ struct JSONReader {
     private mutating func readMemberKey() throws(ModelError) {
         guard position < count, base[position] == JSONByte.quote else {
             throw error("expected a string key", at: position)
+        }
+        let top = frames.count &- 1
+        if frames[top].predictedCount > 0 {
+            if try readPredictedKey(top: top) { return }
+            abandonPrediction(top: top)
         }
         let offset = position
         let (key, hash) = try readKey()
@@ -245,6 +272,10 @@ struct JSONReader {
 
     /// Builds the object of the top frame from its keys and values and pops the frame.
     private mutating func closeObject(_ frame: Frame) throws(ModelError) -> ModelValue.Object {
+        if frame.predictedCount > 0 {
+            if let object = predictedObject(frame) { return object }
+            abandonPrediction(top: frames.count &- 1)
+        }
         let memberCount = keys.count - frame.keyStart
         // Records repeat their keys: an object whose keys (same strings,
         // same order) are those of an object read before shares its keys
@@ -268,6 +299,7 @@ struct JSONReader {
             keyHashes.removeLast(memberCount)
             keyOffsets.removeLast(memberCount)
             frames.removeLast()
+            recordShape(slot: slot, context: frame.context)
             return object
         }
         let memberKeys = takeKeys(memberCount)
@@ -280,7 +312,11 @@ struct JSONReader {
         guard let object else {
             return try objectWithRepeatedKeys(memberKeys, values: memberValues, keyStart: frame.keyStart)
         }
-        shapeCache[slot] = ShapeCacheEntry(hash: shapeHash, shape: object.shape)
+        let kept = keyHashes.withUnsafeBufferPointer { hashes in
+            keepShapeText(memberKeys, hashes: UnsafeBufferPointer(rebasing: hashes[frame.keyStart...]))
+        }
+        shapeCache[slot] = ShapeCacheEntry(hash: shapeHash, shape: object.shape, keyStart: kept.start, keyCount: kept.count)
+        recordShape(slot: slot, context: frame.context)
         keyHashes.removeLast(memberCount)
         keyOffsets.removeLast(memberCount)
         frames.removeLast()
@@ -372,7 +408,7 @@ struct JSONReader {
     ///
     /// (Element by element: `Array(unsafeUninitializedCapacity:)` and
     /// `removeLast(_:)` are not specialised here and cost several times more.)
-    private mutating func takeValues(from start: Int, capacity: Int = 0) -> [ModelValue] {
+    mutating func takeValues(from start: Int, capacity: Int = 0) -> [ModelValue] {
         let count = values.count - start
         var taken: [ModelValue] = []
         taken.reserveCapacity(max(count, capacity))

@@ -92,4 +92,116 @@ import Testing
             #"[{"a":1,"b":2},{"a":1,"b":2,"a":3}]"#, options: JSONReadingOptions(duplicateKeys: .lastWins))
         #expect(lastWins == .array([Self.object([("a", 1), ("b", 2)]), Self.object([("a", 3), ("b", 2)])]))
     }
+
+    /// Objects in the same place are read by comparing their keys with the
+    /// shape read there before: every way of leaving that shape part way
+    /// (another key, an early end, a key more, an escaped spelling, a
+    /// repeat of a matched key) reads as the object would alone.
+    @Test func predictedShapesAreLeftWhereverTheKeysDiffer() throws {
+        let text = #"""
+            {"rows":[{"id":1,"name":"a","tags":{"x":1,"y":2}},
+                     {"id":2,"name":"b","tags":{"x":3,"y":4}},
+                     {"id":3,"nom":"c","tags":{"x":5,"z":6}},
+                     {"id":4,"name":"d"},
+                     {"id":5,"name":"e","tags":{"x":7,"y":8},"more":true},
+                     {"\u0069d":6,"name":"f","tags":{"x":9,"y":10}},
+                     {"id":7,"name":"g","tags":{"x":11,"y":12}}]}
+            """#
+        let tags = { (x: Int, y: Int) in Self.object([("x", .int(x)), ("y", .int(y))]) }
+        let expected = Self.object([
+            (
+                "rows",
+                .array([
+                    Self.object([("id", 1), ("name", "a"), ("tags", tags(1, 2))]),
+                    Self.object([("id", 2), ("name", "b"), ("tags", tags(3, 4))]),
+                    Self.object([("id", 3), ("nom", "c"), ("tags", Self.object([("x", 5), ("z", 6)]))]),
+                    Self.object([("id", 4), ("name", "d")]),
+                    Self.object([("id", 5), ("name", "e"), ("tags", tags(7, 8)), ("more", true)]),
+                    Self.object([("id", 6), ("name", "f"), ("tags", tags(9, 10))]),
+                    Self.object([("id", 7), ("name", "g"), ("tags", tags(11, 12))]),
+                ])
+            )
+        ])
+        let read = try readJSON(text)
+        #expect(read == expected)
+        // Keys in order, and found by lookup, in every record.
+        #expect(try read.jsonString() == expected.jsonString())
+        guard case .object(let root) = read, case .array(let rows)? = root["rows"] else { return }
+        for (index, row) in rows.enumerated() {
+            guard case .object(let object) = row else { continue }
+            #expect(object["id"] == .int(index + 1))
+        }
+
+        // A matched key repeated later: refused, naming the second one.
+        let repeated = try #require(readFailure(#"[{"a":1,"b":2,"c":3},{"a":1,"b":2,"a":3}]"#))
+        #expect(repeated.message == "duplicate key \"a\" in object")
+        #expect(repeated.location?.column == 35)
+        #expect(repeated.keyPath.description == "[1]")
+        let lastWins = try readJSON(
+            #"[{"a":1,"b":2,"c":3},{"a":1,"b":2,"a":3}]"#, options: JSONReadingOptions(duplicateKeys: .lastWins))
+        #expect(lastWins == .array([Self.object([("a", 1), ("b", 2), ("c", 3)]), Self.object([("a", 3), ("b", 2)])]))
+    }
+
+    /// A failure inside an object read along a predicted shape names the
+    /// predicted key in its key path, at every depth.
+    @Test(arguments: [
+        (#"[{"a":{"b":1}},{"a":{"b":tru}}]"#, "[1].a.b", 26),
+        (#"[{"a":{"b":1}},{"a":{"b":1,}}]"#, "[1].a", 28),
+        (#"[{"a":1,"b":"x"},{"a":2,"b":"\q"}]"#, "[1].b", 30),
+        (#"[{"a":1,"b":2},{"a":1 "b":2}]"#, "[1]", 23),
+        (#"[{"a":1,"b":2},{"a" 1}]"#, "[1]", 21),
+    ])
+    func failuresInsidePredictedObjectsNameTheirKeyPath(text: String, path: String, column: Int) throws {
+        let error = try #require(readFailure(text))
+        #expect(error.keyPath.description == path)
+        #expect(error.location?.column == column)
+    }
+
+    /// Only shapes whose keys need no escape are predicted: a key holding a
+    /// backslash does not match the raw bytes of another key that spells an
+    /// escape with the same characters.
+    @Test func keysThatNeedEscapesAreNeverMatchedByTheirRawBytes() throws {
+        // The first key is `a\b` (an escaped backslash); the second is `a`, backspace.
+        let read = try readJSON(#"[{"a\\b":1,"c":2},{"a\b":3,"c":4},{"a\\b":5,"c":6}]"#)
+        #expect(
+            read
+                == .array([
+                    Self.object([("a\\b", 1), ("c", 2)]), Self.object([("a\u{8}", 3), ("c", 4)]),
+                    Self.object([("a\\b", 5), ("c", 6)]),
+                ]))
+    }
+
+    /// Seeded random documents of records whose keys come from a few
+    /// sets, nested, so that shapes repeat, change and come back: reading
+    /// the written text gives the value back, with its keys in order.
+    @Test(arguments: [1, 2, 3, 4] as [UInt64])
+    func randomRecordsReadBackWithTheirKeysInOrder(seed: UInt64) throws {
+        var random = SeededGenerator(seed: seed)
+        let keySets: [[String]] = [
+            ["id", "name", "tags"], ["id", "name"], ["id", "nom", "tags"], ["name", "id", "tags"],
+            ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j"], ["é", "日本", "x"], ["q\"", "r"],
+            ["a", "b", "c", "d", "e", "f", "g", "h", "i", "k"],
+        ]
+        func record(depth: Int) -> ModelValue {
+            var object = ModelValue.Object()
+            for key in keySets.randomElement(using: &random)! {
+                let roll = Int.random(in: 0..<10, using: &random)
+                if depth < 3, roll == 0 {
+                    object[key] = record(depth: depth + 1)
+                } else if depth < 3, roll == 1 {
+                    object[key] = .array((0..<Int.random(in: 0...3, using: &random)).map { _ in record(depth: depth + 1) })
+                } else {
+                    object[key] = .int(Int.random(in: -9...99, using: &random))
+                }
+            }
+            return .object(object)
+        }
+        let value = ModelValue.array((0..<300).map { _ in record(depth: 0) })
+        for options in [JSONWritingOptions.compact, .pretty] {
+            let text = try value.jsonString(options: options)
+            let read = try readJSON(text)
+            #expect(read == value)
+            #expect(try read.jsonString(options: options) == text)
+        }
+    }
 }

@@ -1,0 +1,173 @@
+/// Shapes: the keys of an object predicted from where it stands, and
+/// checked against the document's bytes.
+///
+/// Records repeat their keys, in the same order, at the same place in a
+/// document (each status's `user`, each element of `hashtags`). So when an
+/// object opens, the reader looks up the shape of the last object closed in
+/// the same context (a hash of the keys and array levels that lead to it)
+/// and, while the document's keys are byte for byte that shape's, reads
+/// each key by comparing its bytes with the shape's, without making a
+/// string, hashing it or pushing it on the key stacks. An object that ends
+/// with exactly the shape's keys takes the shape's keys array and index.
+/// The first key that differs, or an end before the shape's last key, puts
+/// the keys matched so far on the stacks as if read one by one, and the
+/// object goes on the usual way.
+///
+/// Only shapes whose keys hold no quote, backslash or control character are
+/// predicted: for them, equal raw bytes mean an equal key (the document's
+/// bytes hold no escape), and the shape's keys are distinct, so a match
+/// needs no test for repeated keys.
+extension JSONReader {
+    /// One key of a predictable shape: its bytes in `shapeText` and its `KeyHash`.
+    struct ShapeKey {
+        var offset: Int
+        var length: Int
+        var hash: UInt64
+    }
+
+    /// The shape last closed in one context.
+    struct Prediction {
+        var context: UInt64 = 0
+        /// The entry of `shapeCache` holding it, and that entry's hash then.
+        var slot = -1
+        var shapeHash: UInt64 = 0
+    }
+
+    static let predictionCount = 256
+    /// Key bytes kept for predictions in one read, at most; past it new
+    /// shapes are not predicted (the document's own keys bound it anyway).
+    static let shapeTextLimit = 1 << 22
+
+    /// The context of a container opening inside the top frame: the top
+    /// frame's context mixed with the key of the member being read, or
+    /// with a mark for an array element.
+    @inline(__always)
+    func contextForNewContainer() -> UInt64 {
+        guard let parent = frames.last else { return 0x2545_F491_4F6C_DD1D }
+        let step: UInt64
+        if !parent.isObject {
+            step = 0x5851_F42D_4C95_7F2D
+        } else if parent.predictedCount > 0 {
+            step = shapeKeys[parent.predictedStart &+ parent.matched &- 1].hash
+        } else {
+            step = keyHashes[keyHashes.count &- 1]
+        }
+        let mixed = (parent.context ^ step) &* 0x9E37_79B9_7F4A_7C15
+        return mixed ^ (mixed >> 29)
+    }
+
+    /// Sets the top frame, an object just opened, to follow the shape last
+    /// closed in its context, if any is known.
+    @inline(__always)
+    mutating func predictShape() {
+        guard !predictions.isEmpty else { return }
+        let top = frames.count &- 1
+        let context = frames[top].context
+        let index = Int(truncatingIfNeeded: context) & (JSONReader.predictionCount &- 1)
+        let prediction = predictions[index]
+        guard prediction.context == context, prediction.slot >= 0,
+            shapeCache[prediction.slot].hash == prediction.shapeHash, shapeCache[prediction.slot].keyCount > 0
+        else { return }
+        frames[top].predictedStart = shapeCache[prediction.slot].keyStart
+        frames[top].predictedCount = shapeCache[prediction.slot].keyCount
+        frames[top].predictedSlot = prediction.slot
+        frames[top].predictedHash = prediction.shapeHash
+    }
+
+    /// Reads the key at `position` (a quote is there) as the next key of
+    /// the top frame's predicted shape, and the `:` after it; `false`, with
+    /// nothing read, when it is another key.
+    @inline(__always)
+    mutating func readPredictedKey(top: Int) throws(ModelError) -> Bool {
+        let matched = frames[top].matched
+        guard matched < frames[top].predictedCount else { return false }
+        let key = shapeKeys[frames[top].predictedStart &+ matched]
+        let end = position &+ 1 &+ key.length
+        guard end < count, base[end] == JSONByte.quote else { return false }
+        let same = shapeText.withUnsafeBufferPointer { text in
+            JSONReader.sameBytes(base + (position &+ 1), text.baseAddress! + key.offset, count: key.length)
+        }
+        guard same else { return false }
+        frames[top].matched = matched &+ 1
+        position = end &+ 1
+        skipWhitespace()
+        guard position < count, base[position] == JSONByte.colon else {
+            throw error("expected ':' after object key", at: position)
+        }
+        position &+= 1
+        return true
+    }
+
+    /// Puts the keys the top frame matched with its prediction on the key
+    /// stacks, as if read one by one, and stops predicting for it.
+    @inline(never)
+    mutating func abandonPrediction(top: Int) {
+        let start = frames[top].predictedStart
+        for index in 0..<frames[top].matched {
+            let key = shapeKeys[start &+ index]
+            let text = shapeText.withUnsafeBufferPointer { text in
+                String(decoding: UnsafeBufferPointer(rebasing: text[key.offset..<(key.offset &+ key.length)]), as: UTF8.self)
+            }
+            keys.append(text)
+            keyHashes.append(key.hash)
+            // Only a later repeat of a key is reported, with its own
+            // offset, and the matched keys are distinct.
+            keyOffsets.append(0)
+        }
+        frames[top].predictedCount = 0
+        frames[top].matched = 0
+    }
+
+    /// The object of the top frame when it matched its whole prediction and
+    /// the shape is still cached; `nil` otherwise.
+    @inline(__always)
+    mutating func predictedObject(_ frame: Frame) -> ModelValue.Object? {
+        guard frame.matched == frame.predictedCount, shapeCache[frame.predictedSlot].hash == frame.predictedHash,
+            let shape = shapeCache[frame.predictedSlot].shape
+        else { return nil }
+        let object = ModelValue.Object(shape: shape, values: takeValues(from: frame.valueStart))
+        frames.removeLast()
+        return object
+    }
+
+    /// Remembers that the shape in `slot` of `shapeCache` was closed in `context`.
+    @inline(__always)
+    mutating func recordShape(slot: Int, context: UInt64) {
+        if predictions.isEmpty { predictions = Array(repeating: Prediction(), count: JSONReader.predictionCount) }
+        let index = Int(truncatingIfNeeded: context) & (JSONReader.predictionCount &- 1)
+        predictions[index] = Prediction(context: context, slot: slot, shapeHash: shapeCache[slot].hash)
+    }
+
+    /// Keeps the bytes of `memberKeys` for predicting their shape; returns
+    /// where they start on `shapeKeys` and how many, or a count of 0 when the
+    /// shape is not predictable. `hashes` are the keys' `KeyHash`es.
+    mutating func keepShapeText(_ memberKeys: [String], hashes: UnsafeBufferPointer<UInt64>) -> (start: Int, count: Int) {
+        guard shapeText.count < JSONReader.shapeTextLimit else { return (0, 0) }
+        let start = shapeKeys.count
+        let textStart = shapeText.count
+        for (index, key) in memberKeys.enumerated() {
+            let offset = shapeText.count
+            var plain = true
+            for byte in key.utf8 {
+                if byte < 0x20 || byte == JSONByte.quote || byte == JSONByte.backslash { plain = false }
+                shapeText.append(byte)
+            }
+            guard plain else {
+                shapeText.removeLast(shapeText.count - textStart)
+                shapeKeys.removeLast(shapeKeys.count - start)
+                return (0, 0)
+            }
+            shapeKeys.append(ShapeKey(offset: offset, length: shapeText.count - offset, hash: hashes[index]))
+        }
+        return (start, memberKeys.count)
+    }
+
+    /// The key of the member being read in `frame`, an object following a
+    /// prediction, for error key paths.
+    func predictedKey(of frame: Frame) -> String {
+        let key = shapeKeys[frame.predictedStart + frame.matched - 1]
+        return shapeText.withUnsafeBufferPointer { text in
+            String(decoding: UnsafeBufferPointer(rebasing: text[key.offset..<(key.offset + key.length)]), as: UTF8.self)
+        }
+    }
+}
