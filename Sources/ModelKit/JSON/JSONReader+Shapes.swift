@@ -25,12 +25,14 @@ extension JSONReader {
         var hash: UInt64
     }
 
-    /// The shape last closed in one context.
+    /// The shape last closed in one context, held here so that its leaving
+    /// the shape cache does not end the prediction.
     struct Prediction {
         var context: UInt64 = 0
-        /// The entry of `shapeCache` holding it, and that entry's hash then.
-        var slot = -1
-        var shapeHash: UInt64 = 0
+        var shape: ModelValue.Object.Shape?
+        /// Its keys on `shapeKeys`; a count of 0 when it is not predicted.
+        var keyStart = 0
+        var keyCount = 0
     }
 
     static let predictionCount = 256
@@ -64,14 +66,10 @@ extension JSONReader {
         let top = frames.count &- 1
         let context = frames[top].context
         let index = Int(truncatingIfNeeded: context) & (JSONReader.predictionCount &- 1)
-        let prediction = predictions[index]
-        guard prediction.context == context, prediction.slot >= 0,
-            shapeCache[prediction.slot].hash == prediction.shapeHash, shapeCache[prediction.slot].keyCount > 0
-        else { return }
-        frames[top].predictedStart = shapeCache[prediction.slot].keyStart
-        frames[top].predictedCount = shapeCache[prediction.slot].keyCount
-        frames[top].predictedSlot = prediction.slot
-        frames[top].predictedHash = prediction.shapeHash
+        guard predictions[index].context == context, predictions[index].keyCount > 0 else { return }
+        frames[top].predictedStart = predictions[index].keyStart
+        frames[top].predictedCount = predictions[index].keyCount
+        frames[top].predictedSlot = index
     }
 
     /// Reads the key at `position` (a quote is there) as the next key of
@@ -119,11 +117,13 @@ extension JSONReader {
     }
 
     /// The object of the top frame when it matched its whole prediction and
-    /// the shape is still cached; `nil` otherwise.
+    /// the prediction was not replaced meanwhile (by an object inside it in
+    /// a context with the same low bits); `nil` otherwise.
     @inline(__always)
     mutating func predictedObject(_ frame: Frame) -> ModelValue.Object? {
-        guard frame.matched == frame.predictedCount, shapeCache[frame.predictedSlot].hash == frame.predictedHash,
-            let shape = shapeCache[frame.predictedSlot].shape
+        let slot = frame.predictedSlot
+        guard frame.matched == frame.predictedCount, predictions[slot].context == frame.context,
+            predictions[slot].keyStart == frame.predictedStart, let shape = predictions[slot].shape
         else { return nil }
         let object = ModelValue.Object(shape: shape, values: takeValues(from: frame.valueStart))
         frames.removeLast()
@@ -135,7 +135,9 @@ extension JSONReader {
     mutating func recordShape(slot: Int, context: UInt64) {
         if predictions.isEmpty { predictions = Array(repeating: Prediction(), count: JSONReader.predictionCount) }
         let index = Int(truncatingIfNeeded: context) & (JSONReader.predictionCount &- 1)
-        predictions[index] = Prediction(context: context, slot: slot, shapeHash: shapeCache[slot].hash)
+        predictions[index] = Prediction(
+            context: context, shape: shapeCache[slot].shape, keyStart: shapeCache[slot].keyStart,
+            keyCount: shapeCache[slot].keyCount)
     }
 
     /// Keeps the bytes of `memberKeys` for predicting their shape; returns
@@ -147,10 +149,9 @@ extension JSONReader {
         let textStart = shapeText.count
         for (index, key) in memberKeys.enumerated() {
             let offset = shapeText.count
-            var plain = true
-            for byte in key.utf8 {
-                if byte < 0x20 || byte == JSONByte.quote || byte == JSONByte.backslash { plain = false }
-                shapeText.append(byte)
+            shapeText.append(contentsOf: key.utf8)
+            let plain = shapeText.withUnsafeBufferPointer { text in
+                !text[offset...].contains { $0 < 0x20 || $0 == JSONByte.quote || $0 == JSONByte.backslash }
             }
             guard plain else {
                 shapeText.removeLast(shapeText.count - textStart)

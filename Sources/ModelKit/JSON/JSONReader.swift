@@ -39,9 +39,8 @@ struct JSONReader {
         var predictedCount = 0
         /// The keys read so far as the predicted shape's (none on the key stacks).
         var matched = 0
-        /// The predicted shape's entry in `shapeCache`, and that entry's hash then.
+        /// The prediction's entry in `predictions`.
         var predictedSlot = 0
-        var predictedHash: UInt64 = 0
     }
 
     let bytes: UnsafeBufferPointer<UInt8>
@@ -294,10 +293,10 @@ struct JSONReader {
         if shapeCache[slot].hash == shapeHash, let shape = shapeCache[slot].shape,
             hasKeys(of: shape, from: frame.keyStart)
         {
-            keys.removeLast(memberCount)
+            JSONReader.drop(memberCount, from: &keys)
             let object = ModelValue.Object(shape: shape, values: takeValues(from: frame.valueStart))
-            keyHashes.removeLast(memberCount)
-            keyOffsets.removeLast(memberCount)
+            JSONReader.drop(memberCount, from: &keyHashes)
+            JSONReader.drop(memberCount, from: &keyOffsets)
             frames.removeLast()
             recordShape(slot: slot, context: frame.context)
             return object
@@ -317,8 +316,8 @@ struct JSONReader {
         }
         shapeCache[slot] = ShapeCacheEntry(hash: shapeHash, shape: object.shape, keyStart: kept.start, keyCount: kept.count)
         recordShape(slot: slot, context: frame.context)
-        keyHashes.removeLast(memberCount)
-        keyOffsets.removeLast(memberCount)
+        JSONReader.drop(memberCount, from: &keyHashes)
+        JSONReader.drop(memberCount, from: &keyOffsets)
         frames.removeLast()
         return object
     }
@@ -338,10 +337,17 @@ struct JSONReader {
                 object.replaceValue(at: existing, with: memberValues[member])
             }
         }
-        keyHashes.removeLast(memberKeys.count)
-        keyOffsets.removeLast(memberKeys.count)
+        JSONReader.drop(memberKeys.count, from: &keyHashes)
+        JSONReader.drop(memberKeys.count, from: &keyOffsets)
         frames.removeLast()
         return object
+    }
+
+    /// Removes the last `count` elements of `stack`. (`removeLast(_:)` is
+    /// not specialised here and costs several times more than a loop.)
+    @inline(__always)
+    static func drop<Element>(_ count: Int, from stack: inout [Element]) {
+        for _ in 0..<count { stack.removeLast() }
     }
 
     /// Whether the keys on the stack from `start` are `shape`'s, in order,
