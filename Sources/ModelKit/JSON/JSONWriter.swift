@@ -2,10 +2,11 @@ import Foundation
 
 /// Writes a ``ModelValue`` as JSON text into a growing byte buffer.
 ///
-/// The writer walks the tree with an explicit stack rather than recursion,
-/// so a value nested as deeply as memory allows is written without
-/// exhausting the thread's stack, and a value that JSON cannot hold (an
-/// infinite or NaN double) is reported with the key path that leads to it.
+/// The writer recurses only a few levels and walks anything deeper with an
+/// explicit stack, so a value nested as deeply as the options allow is
+/// written without exhausting the thread's stack, and a value that JSON
+/// cannot hold (an infinite or NaN double) is reported with the key path
+/// that leads to it.
 /// The bytes go into one `malloc` buffer that ``takeData()`` hands to `Data`
 /// without copying.
 ///
