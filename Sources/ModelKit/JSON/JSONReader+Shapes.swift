@@ -35,6 +35,8 @@ extension JSONReader {
         var keyCount = 0
     }
 
+    /// Entries of `predictions`: sets of two, found by the context's low
+    /// bits, so that two contexts sharing those bits both keep theirs.
     static let predictionCount = 256
     /// Key bytes kept for predictions in one read, at most; past it new
     /// shapes are not predicted (the document's own keys bound it anyway).
@@ -65,7 +67,8 @@ extension JSONReader {
         guard !predictions.isEmpty else { return }
         let top = frames.count &- 1
         let context = frames[top].context
-        let index = Int(truncatingIfNeeded: context) & (JSONReader.predictionCount &- 1)
+        var index = Int(truncatingIfNeeded: context) & (JSONReader.predictionCount &- 2)
+        if predictions[index].context != context { index &+= 1 }
         guard predictions[index].context == context, predictions[index].keyCount > 0 else { return }
         frames[top].predictedStart = predictions[index].keyStart
         frames[top].predictedCount = predictions[index].keyCount
@@ -101,11 +104,19 @@ extension JSONReader {
     @inline(never)
     mutating func abandonPrediction(top: Int) {
         let start = frames[top].predictedStart
+        let slot = frames[top].predictedSlot
+        // The shape's own strings while its prediction is still there; else made again from its bytes.
+        let shapeKeysArray: [String]? =
+            predictions[slot].context == frames[top].context && predictions[slot].keyStart == start
+            ? predictions[slot].shape?.keys : nil
         for index in 0..<frames[top].matched {
             let key = shapeKeys[start &+ index]
-            let text = shapeText.withUnsafeBufferPointer { text in
-                String(decoding: UnsafeBufferPointer(rebasing: text[key.offset..<(key.offset &+ key.length)]), as: UTF8.self)
-            }
+            let text =
+                shapeKeysArray?[index]
+                ?? shapeText.withUnsafeBufferPointer { text in
+                    String(
+                        decoding: UnsafeBufferPointer(rebasing: text[key.offset..<(key.offset &+ key.length)]), as: UTF8.self)
+                }
             keys.append(text)
             keyHashes.append(key.hash)
             // Only a later repeat of a key is reported, with its own
@@ -134,7 +145,14 @@ extension JSONReader {
     @inline(__always)
     mutating func recordShape(slot: Int, context: UInt64) {
         if predictions.isEmpty { predictions = Array(repeating: Prediction(), count: JSONReader.predictionCount) }
-        let index = Int(truncatingIfNeeded: context) & (JSONReader.predictionCount &- 1)
+        // The set's first entry is the one last recorded; a context new to
+        // the set moves the first entry to the second.
+        let index = Int(truncatingIfNeeded: context) & (JSONReader.predictionCount &- 2)
+        if predictions[index].context != context, predictions[index &+ 1].context != context {
+            predictions.swapAt(index, index &+ 1)
+        } else if predictions[index &+ 1].context == context {
+            predictions.swapAt(index, index &+ 1)
+        }
         predictions[index] = Prediction(
             context: context, shape: shapeCache[slot].shape, keyStart: shapeCache[slot].keyStart,
             keyCount: shapeCache[slot].keyCount)

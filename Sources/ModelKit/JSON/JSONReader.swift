@@ -170,14 +170,29 @@ struct JSONReader {
                 }
             case JSONByte.quote:
                 value = .string(try readString())
+            // Literals are compared a word at a time; `readLiteral(_:)` finds the fault.
             case JSONByte.t:
-                try readLiteral("true")
+                if hasLiteral(0x6575_7274, length: 4, at: position) {
+                    position &+= 4
+                } else {
+                    try readLiteral("true")
+                }
                 value = .bool(true)
             case JSONByte.f:
-                try readLiteral("false")
+                if position &+ 5 <= count, base[position &+ 4] == UInt8(ascii: "e"),
+                    hasLiteral(0x736C_6166, length: 4, at: position)
+                {
+                    position &+= 5
+                } else {
+                    try readLiteral("false")
+                }
                 value = .bool(false)
             case JSONByte.n:
-                try readLiteral("null")
+                if hasLiteral(0x6C6C_756E, length: 4, at: position) {
+                    position &+= 4
+                } else {
+                    try readLiteral("null")
+                }
                 value = .null
             case JSONByte.minus, JSONByte.zero...JSONByte.nine:
                 value = try readNumber()
