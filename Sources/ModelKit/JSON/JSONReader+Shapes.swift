@@ -111,13 +111,7 @@ extension JSONReader {
             ? predictions[slot].shape?.keys : nil
         for index in 0..<frames[top].matched {
             let key = shapeKeys[start &+ index]
-            let text =
-                shapeKeysArray?[index]
-                ?? shapeText.withUnsafeBufferPointer { text in
-                    String(
-                        decoding: UnsafeBufferPointer(rebasing: text[key.offset..<(key.offset &+ key.length)]), as: UTF8.self)
-                }
-            keys.append(text)
+            keys.append(shapeKeysArray?[index] ?? string(of: key))
             keyHashes.append(key.hash)
             // Only a later repeat of a key is reported, with its own
             // offset, and the matched keys are distinct.
@@ -134,7 +128,8 @@ extension JSONReader {
     mutating func predictedObject(_ frame: Frame) -> ModelValue.Object? {
         let slot = frame.predictedSlot
         guard frame.matched == frame.predictedCount, predictions[slot].context == frame.context,
-            predictions[slot].keyStart == frame.predictedStart, let shape = predictions[slot].shape
+            predictions[slot].keyStart == frame.predictedStart, predictions[slot].keyCount == frame.predictedCount,
+            let shape = predictions[slot].shape
         else { return nil }
         let object = ModelValue.Object(shape: shape, values: takeValues(from: frame.valueStart))
         frames.removeLast()
@@ -184,8 +179,12 @@ extension JSONReader {
     /// The key of the member being read in `frame`, an object following a
     /// prediction, for error key paths.
     func predictedKey(of frame: Frame) -> String {
-        let key = shapeKeys[frame.predictedStart + frame.matched - 1]
-        return shapeText.withUnsafeBufferPointer { text in
+        string(of: shapeKeys[frame.predictedStart + frame.matched - 1])
+    }
+
+    /// The text of a predictable shape's key, made from its bytes.
+    private func string(of key: ShapeKey) -> String {
+        shapeText.withUnsafeBufferPointer { text in
             String(decoding: UnsafeBufferPointer(rebasing: text[key.offset..<(key.offset + key.length)]), as: UTF8.self)
         }
     }
