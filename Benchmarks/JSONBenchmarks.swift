@@ -81,6 +81,9 @@ enum JSONBenchmarks {
             return Harness.peakResidentBytes().map { $0 - before }
         }
         let file = Double(data.count)
+        let warm = Data(#"{"type":"F","features":[{"type":"Feature","properties":{"name":"C"},"geometry":{"type":"Polygon","coordinates":[[[-65.613616999999977,43.420273000000009],[-65.619720000000029,43.418052999999986]]]}}]}"#.utf8)
+        blackHole(try? ModelValue(json: warm))
+        blackHole(try? JSONSerialization.jsonObject(with: warm))
         guard let modelKit = peakGrowth({ try? ModelValue(json: data) }),
             let foundation = peakGrowth({ try? JSONSerialization.jsonObject(with: data) })
         else { return }

@@ -44,7 +44,7 @@ extension JSONReader {
         var components: [ModelKeyPath.Component] = []
         components.reserveCapacity(frames.count)
         var largeArray = 0
-        for level in frames.indices {
+        for level in 0..<frames.count {
             let frame = frames[level]
             let isTop = level == frames.count - 1
             if isTop && !includingCurrentMember { break }

@@ -49,16 +49,19 @@ struct JSONReader {
     var position = 0
     let options: JSONReadingOptions
 
-    var frames: [Frame] = []
+    var frames = Stack<Frame>(header: JSONReader.emptyStackHeader)
     /// Completed elements and member values of every open container.
-    var values: [ModelValue] = []
+    var values = Stack<ModelValue>(header: JSONReader.emptyStackHeader)
     /// Keys of the open objects, one per member read so far (including the
     /// member whose value is being read).
-    var keys: [String] = []
+    var keys = Stack<String>(header: JSONReader.emptyStackHeader)
     /// The `KeyHash` of each key on `keys`.
-    var keyHashes: [UInt64] = []
+    var keyHashes = Stack<UInt64>(header: JSONReader.emptyStackHeader)
     /// Byte offset of each key on `keys`, for duplicate-key errors.
-    var keyOffsets: [Int] = []
+    var keyOffsets = Stack<Int>(header: JSONReader.emptyStackHeader)
+    /// The memory of the stacks above, once the reader has opened a
+    /// container (see `JSONReader+Stacks.swift`).
+    var stackStorage: StackStorage?
     /// Arrays that grew long while open, built in place at their final size;
     /// one per open frame whose `isLarge` is set, innermost last.
     var largeArrays: [[ModelValue]] = []
@@ -257,6 +260,7 @@ struct JSONReader {
             failure.code = .nestingTooDeep
             throw failure
         }
+        if stackStorage == nil { makeStacks() }
         let context = contextForNewContainer()
         frames.append(Frame(isObject: isObject, valueStart: values.count, keyStart: keys.count, context: context))
     }
@@ -294,13 +298,11 @@ struct JSONReader {
         // Records repeat their keys: an object whose keys (same strings,
         // same order) are those of an object read before shares its keys
         // array and key index, which were checked for repeats then.
-        let shapeHash = keyHashes.withUnsafeBufferPointer { hashes in
-            var combined = UInt64(truncatingIfNeeded: memberCount)
-            for index in frame.keyStart..<hashes.count {
-                combined = (combined ^ hashes[index]) &* 0x9E37_79B9_7F4A_7C15
-            }
-            return combined ^ (combined >> 29)
+        var combined = UInt64(truncatingIfNeeded: memberCount)
+        for hash in keyHashes.buffer(from: frame.keyStart) {
+            combined = (combined ^ hash) &* 0x9E37_79B9_7F4A_7C15
         }
+        let shapeHash = combined ^ (combined >> 29)
         if shapeCache.isEmpty {
             shapeCache = Array(repeating: ShapeCacheEntry(), count: JSONReader.shapeCacheSize)
         }
@@ -308,31 +310,26 @@ struct JSONReader {
         if shapeCache[slot].hash == shapeHash, let shape = shapeCache[slot].shape,
             hasKeys(of: shape, from: frame.keyStart)
         {
-            JSONReader.drop(memberCount, from: &keys)
+            keys.removeLast(memberCount)
             let object = ModelValue.Object(shape: shape, values: takeValues(from: frame.valueStart))
-            JSONReader.drop(memberCount, from: &keyHashes)
-            JSONReader.drop(memberCount, from: &keyOffsets)
+            keyHashes.removeLast(memberCount)
+            keyOffsets.removeLast(memberCount)
             frames.removeLast()
             recordShape(slot: slot, context: frame.context)
             return object
         }
         let memberKeys = takeKeys(memberCount)
         let memberValues = takeValues(from: frame.valueStart)
-        let object = keyHashes.withUnsafeBufferPointer { hashes in
-            ModelValue.Object(
-                readKeys: memberKeys, values: memberValues,
-                hashes: UnsafeBufferPointer(rebasing: hashes[frame.keyStart...]))
-        }
+        let object = ModelValue.Object(
+            readKeys: memberKeys, values: memberValues, hashes: UnsafeBufferPointer(keyHashes.buffer(from: frame.keyStart)))
         guard let object else {
             return try objectWithRepeatedKeys(memberKeys, values: memberValues, keyStart: frame.keyStart)
         }
-        let kept = keyHashes.withUnsafeBufferPointer { hashes in
-            keepShapeText(memberKeys, hashes: UnsafeBufferPointer(rebasing: hashes[frame.keyStart...]))
-        }
+        let kept = keepShapeText(memberKeys, hashes: UnsafeBufferPointer(keyHashes.buffer(from: frame.keyStart)))
         shapeCache[slot] = ShapeCacheEntry(hash: shapeHash, shape: object.shape, keyStart: kept.start, keyCount: kept.count)
         recordShape(slot: slot, context: frame.context)
-        JSONReader.drop(memberCount, from: &keyHashes)
-        JSONReader.drop(memberCount, from: &keyOffsets)
+        keyHashes.removeLast(memberCount)
+        keyOffsets.removeLast(memberCount)
         frames.removeLast()
         return object
     }
@@ -352,17 +349,10 @@ struct JSONReader {
                 object.replaceValue(at: existing, with: memberValues[member])
             }
         }
-        JSONReader.drop(memberKeys.count, from: &keyHashes)
-        JSONReader.drop(memberKeys.count, from: &keyOffsets)
+        keyHashes.removeLast(memberKeys.count)
+        keyOffsets.removeLast(memberKeys.count)
         frames.removeLast()
         return object
-    }
-
-    /// Removes the last `count` elements of `stack`. (`removeLast(_:)` is
-    /// not specialised here and costs several times more than a loop.)
-    @inline(__always)
-    static func drop<Element>(_ count: Int, from stack: inout [Element]) {
-        for _ in 0..<count { stack.removeLast() }
     }
 
     /// Whether the keys on the stack from `start` are `shape`'s, in order,
@@ -390,18 +380,7 @@ struct JSONReader {
 
     /// Moves the last `count` keys into an exactly sized array.
     private mutating func takeKeys(_ count: Int) -> [String] {
-        var taken: [String] = []
-        taken.reserveCapacity(count)
-        let start = keys.count - count
-        // Move rather than copy, leaving trivial placeholders, so that no key is retained and released.
-        keys.withUnsafeMutableBufferPointer { stack in
-            for offset in 0..<count {
-                taken.append((stack.baseAddress! + start + offset).move())
-                (stack.baseAddress! + start + offset).initialize(to: "")
-            }
-        }
-        for _ in 0..<count { keys.removeLast() }
-        return taken
+        keys.take(from: keys.count - count)
     }
 
     /// Elements an array gathers on the value stack before it is sized and
@@ -426,21 +405,9 @@ struct JSONReader {
 
     /// Moves the values from `start` to the end of the value stack into an
     /// array of `capacity` (exactly sized unless more is asked for).
-    ///
-    /// (Element by element: `Array(unsafeUninitializedCapacity:)` and
-    /// `removeLast(_:)` are not specialised here and cost several times more.)
+    @inline(__always)
     mutating func takeValues(from start: Int, capacity: Int = 0) -> [ModelValue] {
-        let count = values.count - start
-        var taken: [ModelValue] = []
-        taken.reserveCapacity(max(count, capacity))
-        values.withUnsafeMutableBufferPointer { stack in
-            for offset in 0..<count {
-                taken.append((stack.baseAddress! + start + offset).move())
-                (stack.baseAddress! + start + offset).initialize(to: .null)
-            }
-        }
-        for _ in 0..<count { values.removeLast() }
-        return taken
+        values.take(from: start, capacity: capacity)
     }
 
     /// Reads `literal` (true, false or null) at `position`.
