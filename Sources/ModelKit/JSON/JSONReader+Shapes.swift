@@ -13,16 +13,30 @@
 /// the keys matched so far on the stacks as if read one by one, and the
 /// object goes on the usual way.
 ///
+/// Each key of a shape also keeps where its member's text began in the
+/// object that made the shape: from just after the `{` or `,` before the
+/// key to the start of its value (`\n      "id": ` in an indented
+/// document). An object in the same place is usually written the same way,
+/// so the reader first compares the bytes after a `{` or `,` with that
+/// text: when they are the same, the whitespace, the key and the colon are
+/// all read at once. When they are not, the key is read as above.
+///
 /// Only shapes whose keys hold no quote, backslash or control character are
 /// predicted: for them, equal raw bytes mean an equal key (the document's
 /// bytes hold no escape), and the shape's keys are distinct, so a match
 /// needs no test for repeated keys.
 extension JSONReader {
-    /// One key of a predictable shape: its bytes in `shapeText` and its `KeyHash`.
+    /// One key of a predictable shape: its bytes in `shapeText` and its
+    /// `KeyHash`, and its member's text up to the value in the document
+    /// (`segmentLength` 0 when there is none to compare with).
     struct ShapeKey {
         var offset: Int
         var length: Int
         var hash: UInt64
+        var segmentStart = 0
+        var segmentLength = 0
+        /// The whitespace before the key's quote in that text.
+        var segmentLead = 0
     }
 
     /// The shape last closed in one context, held here so that its leaving
@@ -38,6 +52,8 @@ extension JSONReader {
     /// Entries of `predictions`: sets of two, found by the context's low
     /// bits, so that two contexts sharing those bits both keep theirs.
     static let predictionCount = 256
+    /// The longest member text (whitespace, key and colon) compared at once.
+    static let segmentLimit = 128
     /// Key bytes kept for predictions in one read, at most; past it new
     /// shapes are not predicted (the document's own keys bound it anyway).
     static let shapeTextLimit = 1 << 22
@@ -99,6 +115,71 @@ extension JSONReader {
         return true
     }
 
+    /// Reads the whitespace, key and colon of the top frame's next member
+    /// at once, when the bytes at `position` (just after a `{` or `,`) are
+    /// the text they had in the object that made the predicted shape, or
+    /// are after the whitespace (the same record indented deeper or less);
+    /// `false` when they are not, with at most the whitespace read.
+    @inline(__always)
+    mutating func readPredictedSegment(top: Int) -> Bool {
+        let matched = frames[top].matched
+        guard matched < frames[top].predictedCount else { return false }
+        let key = shapeKeys[frames[top].predictedStart &+ matched]
+        let length = key.segmentLength
+        guard length > 0 else { return false }
+        if position &+ length <= count, JSONReader.sameText(base + position, base + key.segmentStart, count: length) {
+            frames[top].matched = matched &+ 1
+            position &+= length
+            return true
+        }
+        position = whitespaceEnd(from: position)
+        let keyLength = length &- key.segmentLead
+        guard position &+ keyLength <= count,
+            JSONReader.sameText(base + position, base + (key.segmentStart &+ key.segmentLead), count: keyLength)
+        else { return false }
+        frames[top].matched = matched &+ 1
+        position &+= keyLength
+        return true
+    }
+
+    /// Whether the `count` bytes (at least one) at `first` and `second`
+    /// are equal, compared sixteen bytes at a time; the last comparison
+    /// overlaps the one before rather than going past the end.
+    @inline(__always)
+    static func sameText(_ first: UnsafePointer<UInt8>, _ second: UnsafePointer<UInt8>, count: Int) -> Bool {
+        guard count >= 16 else { return sameBytes(first, second, count: count) }
+        @inline(__always) func differs(_ offset: Int) -> Bool {
+            let left = UnsafeRawPointer(first + offset)
+            let right = UnsafeRawPointer(second + offset)
+            return (left.loadUnaligned(as: UInt64.self) ^ right.loadUnaligned(as: UInt64.self))
+                | (left.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+                    ^ right.loadUnaligned(fromByteOffset: 8, as: UInt64.self)) != 0
+        }
+        var offset = 0
+        while offset &+ 16 < count {
+            if differs(offset) { return false }
+            offset &+= 16
+        }
+        return !differs(count &- 16)
+    }
+
+    /// Where the text of the member whose key's quote is at `quote` starts
+    /// (just after the `{` or `,` before it) and how long it is up to the
+    /// value; `nil` when the key holds an escape or the text is longer than
+    /// `segmentLimit`. The member was read, so its text is well-formed.
+    func memberSegment(keyAt quote: Int) -> (start: Int, length: Int, lead: Int)? {
+        var start = quote
+        while start > 0, base[start &- 1] <= JSONByte.space { start &-= 1 }
+        var highBits: UInt8 = 0
+        let keyEnd = JSONReader.skipPlainText(base, count: count, from: quote &+ 1, highBits: &highBits)
+        guard keyEnd < count, base[keyEnd] == JSONByte.quote else { return nil }
+        let colon = whitespaceEnd(from: keyEnd &+ 1)
+        guard colon < count, base[colon] == JSONByte.colon else { return nil }
+        let end = whitespaceEnd(from: colon &+ 1)
+        guard end &- start <= JSONReader.segmentLimit else { return nil }
+        return (start, end &- start, quote &- start)
+    }
+
     /// Puts the keys the top frame matched with its prediction on the key
     /// stacks, as if read one by one, and stops predicting for it.
     @inline(never)
@@ -113,9 +194,11 @@ extension JSONReader {
             let key = shapeKeys[start &+ index]
             keys.append(shapeKeysArray?[index] ?? string(of: key))
             keyHashes.append(key.hash)
-            // Only a later repeat of a key is reported, with its own
-            // offset, and the matched keys are distinct.
-            keyOffsets.append(0)
+            // Not an offset but where the shape's key is, for the member
+            // text of a shape made from this object. (Only a later repeat
+            // of a key is reported, with its own offset, and the matched
+            // keys are distinct.)
+            keyOffsets.append(-(start &+ index) &- 1)
         }
         frames[top].predictedCount = 0
         frames[top].matched = 0
@@ -126,11 +209,16 @@ extension JSONReader {
     /// a context with the same low bits); `nil` otherwise.
     @inline(__always)
     mutating func predictedObject(_ frame: Frame) -> ModelValue.Object? {
-        let slot = frame.predictedSlot
-        guard frame.matched == frame.predictedCount, predictions[slot].context == frame.context,
-            predictions[slot].keyStart == frame.predictedStart, predictions[slot].keyCount == frame.predictedCount,
-            let shape = predictions[slot].shape
-        else { return nil }
+        guard frame.matched == frame.predictedCount else { return nil }
+        // Read in place: copying the entry out retains and releases its shape.
+        let shape = predictions.withUnsafeBufferPointer { entries -> ModelValue.Object.Shape? in
+            let entry = entries.baseAddress! + frame.predictedSlot
+            guard entry.pointee.context == frame.context, entry.pointee.keyStart == frame.predictedStart,
+                entry.pointee.keyCount == frame.predictedCount
+            else { return nil }
+            return entry.pointee.shape
+        }
+        guard let shape else { return nil }
         let object = ModelValue.Object(shape: shape, values: takeValues(from: frame.valueStart))
         frames.removeLast()
         return object
@@ -155,8 +243,12 @@ extension JSONReader {
 
     /// Keeps the bytes of `memberKeys` for predicting their shape; returns
     /// where they start on `shapeKeys` and how many, or a count of 0 when the
-    /// shape is not predictable. `hashes` are the keys' `KeyHash`es.
-    mutating func keepShapeText(_ memberKeys: [String], hashes: UnsafeBufferPointer<UInt64>) -> (start: Int, count: Int) {
+    /// shape is not predictable. `hashes` are the keys' `KeyHash`es and
+    /// `offsets` their entries on `keyOffsets`: where each key's quote is,
+    /// or for a key matched with a prediction, -1 - its index on `shapeKeys`.
+    mutating func keepShapeText(
+        _ memberKeys: [String], hashes: UnsafeBufferPointer<UInt64>, offsets: UnsafeBufferPointer<Int>
+    ) -> (start: Int, count: Int) {
         guard shapeText.count < JSONReader.shapeTextLimit else { return (0, 0) }
         let start = shapeKeys.count
         let textStart = shapeText.count
@@ -171,7 +263,19 @@ extension JSONReader {
                 shapeKeys.removeLast(shapeKeys.count - start)
                 return (0, 0)
             }
-            shapeKeys.append(ShapeKey(offset: offset, length: shapeText.count - offset, hash: hashes[index]))
+            var shapeKey = ShapeKey(offset: offset, length: shapeText.count - offset, hash: hashes[index])
+            let keyOffset = offsets[index]
+            if keyOffset < 0 {
+                let matched = shapeKeys[-(keyOffset &+ 1)]
+                shapeKey.segmentStart = matched.segmentStart
+                shapeKey.segmentLength = matched.segmentLength
+                shapeKey.segmentLead = matched.segmentLead
+            } else if let segment = memberSegment(keyAt: keyOffset) {
+                shapeKey.segmentStart = segment.start
+                shapeKey.segmentLength = segment.length
+                shapeKey.segmentLead = segment.lead
+            }
+            shapeKeys.append(shapeKey)
         }
         return (start, memberKeys.count)
     }

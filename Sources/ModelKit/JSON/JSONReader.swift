@@ -161,13 +161,16 @@ struct JSONReader {
             case JSONByte.openBrace:
                 try openContainer(isObject: true)
                 position += 1
+                predictShape()
+                if frames[frames.count &- 1].predictedCount > 0, readPredictedSegment(top: frames.count &- 1) {
+                    continue readValue
+                }
                 skipWhitespace()
                 if position < count, base[position] == JSONByte.closeBrace {
                     position += 1
                     frames.removeLast()
                     value = .object(ModelValue.Object())
                 } else {
-                    predictShape()
                     try readMemberKey()
                     continue readValue
                 }
@@ -212,6 +215,7 @@ struct JSONReader {
                     if next == JSONByte.comma {
                         values.append(value)
                         position += 1
+                        if frame.predictedCount > 0, readPredictedSegment(top: frames.count &- 1) { continue readValue }
                         skipWhitespace()
                         try readMemberKey()
                         continue readValue
@@ -325,7 +329,9 @@ struct JSONReader {
         guard let object else {
             return try objectWithRepeatedKeys(memberKeys, values: memberValues, keyStart: frame.keyStart)
         }
-        let kept = keepShapeText(memberKeys, hashes: UnsafeBufferPointer(keyHashes.buffer(from: frame.keyStart)))
+        let kept = keepShapeText(
+            memberKeys, hashes: UnsafeBufferPointer(keyHashes.buffer(from: frame.keyStart)),
+            offsets: UnsafeBufferPointer(keyOffsets.buffer(from: frame.keyStart)))
         shapeCache[slot] = ShapeCacheEntry(hash: shapeHash, shape: object.shape, keyStart: kept.start, keyCount: kept.count)
         recordShape(slot: slot, context: frame.context)
         keyHashes.removeLast(memberCount)
