@@ -47,6 +47,15 @@ extension JSONReader {
         /// Its keys on `shapeKeys`; a count of 0 when it is not predicted.
         var keyStart = 0
         var keyCount = 0
+        /// The shape closed in this context before `shape`, when that was
+        /// another: records often alternate between two shapes (a status
+        /// with or without `retweeted_status`, a user with or without a
+        /// banner), and an object that leaves one may be the other.
+        var otherShape: ModelValue.Object.Shape?
+        var otherKeyStart = 0
+        var otherKeyCount = 0
+        /// How many first keys the two shapes have in common.
+        var commonKeys = 0
     }
 
     /// Entries of `predictions`: sets of two, found by the context's low
@@ -132,12 +141,20 @@ extension JSONReader {
             position &+= length
             return true
         }
+        return readPredictedKeyText(top: top, key: key)
+    }
+
+    /// ``readPredictedSegment(top:)`` once the whole text did not match:
+    /// the whitespace, then the text from the key's quote.
+    @inline(never)
+    mutating func readPredictedKeyText(top: Int, key: ShapeKey) -> Bool {
+        let length = key.segmentLength
         position = whitespaceEnd(from: position)
         let keyLength = length &- key.segmentLead
         guard position &+ keyLength <= count,
             JSONReader.sameText(base + position, base + (key.segmentStart &+ key.segmentLead), count: keyLength)
         else { return false }
-        frames[top].matched = matched &+ 1
+        frames[top].matched &+= 1
         position &+= keyLength
         return true
     }
@@ -185,11 +202,8 @@ extension JSONReader {
     @inline(never)
     mutating func abandonPrediction(top: Int) {
         let start = frames[top].predictedStart
-        let slot = frames[top].predictedSlot
         // The shape's own strings while its prediction is still there; else made again from its bytes.
-        let shapeKeysArray: [String]? =
-            predictions[slot].context == frames[top].context && predictions[slot].keyStart == start
-            ? predictions[slot].shape?.keys : nil
+        let shapeKeysArray = predictedShape(of: frames[top])?.keys
         for index in 0..<frames[top].matched {
             let key = shapeKeys[start &+ index]
             keys.append(shapeKeysArray?[index] ?? string(of: key))
@@ -209,19 +223,70 @@ extension JSONReader {
     /// a context with the same low bits); `nil` otherwise.
     @inline(__always)
     mutating func predictedObject(_ frame: Frame) -> ModelValue.Object? {
-        guard frame.matched == frame.predictedCount else { return nil }
-        // Read in place: copying the entry out retains and releases its shape.
-        let shape = predictions.withUnsafeBufferPointer { entries -> ModelValue.Object.Shape? in
-            let entry = entries.baseAddress! + frame.predictedSlot
-            guard entry.pointee.context == frame.context, entry.pointee.keyStart == frame.predictedStart,
-                entry.pointee.keyCount == frame.predictedCount
-            else { return nil }
-            return entry.pointee.shape
-        }
-        guard let shape else { return nil }
+        guard frame.matched == frame.predictedCount, let shape = predictedShape(of: frame) else { return nil }
         let object = ModelValue.Object(shape: shape, values: takeValues(from: frame.valueStart))
         frames.removeLast()
         return object
+    }
+
+    /// The shape `frame` follows, while its prediction is still there (as
+    /// the context's last shape or the one before).
+    @inline(__always)
+    func predictedShape(of frame: Frame) -> ModelValue.Object.Shape? {
+        // Read in place: copying the entry out retains and releases its shapes.
+        predictions.withUnsafeBufferPointer { entries -> ModelValue.Object.Shape? in
+            let entry = entries.baseAddress! + frame.predictedSlot
+            guard entry.pointee.context == frame.context else { return nil }
+            if entry.pointee.keyStart == frame.predictedStart, entry.pointee.keyCount == frame.predictedCount {
+                return entry.pointee.shape
+            }
+            if entry.pointee.otherKeyStart == frame.predictedStart, entry.pointee.otherKeyCount == frame.predictedCount {
+                return entry.pointee.otherShape
+            }
+            return nil
+        }
+    }
+
+    /// Makes the top frame follow the other shape of its context, when that
+    /// begins with the keys matched so far, and has more keys than those
+    /// (`closing`: has no more); `false`, changing nothing, otherwise.
+    @inline(never)
+    mutating func followOtherShape(top: Int, closing: Bool) -> Bool {
+        let frame = frames[top]
+        let other = predictions.withUnsafeBufferPointer { entries -> (start: Int, count: Int, common: Int)? in
+            let entry = entries.baseAddress! + frame.predictedSlot
+            guard entry.pointee.context == frame.context else { return nil }
+            if entry.pointee.keyStart == frame.predictedStart, entry.pointee.keyCount == frame.predictedCount {
+                return (entry.pointee.otherKeyStart, entry.pointee.otherKeyCount, entry.pointee.commonKeys)
+            }
+            if entry.pointee.otherKeyStart == frame.predictedStart, entry.pointee.otherKeyCount == frame.predictedCount {
+                return (entry.pointee.keyStart, entry.pointee.keyCount, entry.pointee.commonKeys)
+            }
+            return nil
+        }
+        guard let other, other.count > 0, closing ? other.count == frame.matched : other.count > frame.matched,
+            frame.matched <= other.common
+        else { return false }
+        frames[top].predictedStart = other.start
+        frames[top].predictedCount = other.count
+        return true
+    }
+
+    /// How many first keys the two predictable shapes whose keys are at
+    /// `first` and `second` on `shapeKeys` have in common (byte for byte).
+    func commonKeyCount(_ first: Int, _ firstCount: Int, _ second: Int, _ secondCount: Int) -> Int {
+        shapeText.withUnsafeBufferPointer { text in
+            var common = 0
+            while common < min(firstCount, secondCount) {
+                let key = shapeKeys[first &+ common]
+                let other = shapeKeys[second &+ common]
+                guard key.length == other.length,
+                    JSONReader.sameBytes(text.baseAddress! + key.offset, text.baseAddress! + other.offset, count: key.length)
+                else { break }
+                common &+= 1
+            }
+            return common
+        }
     }
 
     /// Remembers that the shape in `slot` of `shapeCache` was closed in `context`.
@@ -236,9 +301,24 @@ extension JSONReader {
         } else if predictions[index &+ 1].context == context {
             predictions.swapAt(index, index &+ 1)
         }
-        predictions[index] = Prediction(
+        var entry = Prediction(
             context: context, shape: shapeCache[slot].shape, keyStart: shapeCache[slot].keyStart,
             keyCount: shapeCache[slot].keyCount)
+        if predictions[index].context == context {
+            let previous = predictions[index]
+            if previous.keyStart == entry.keyStart, previous.keyCount == entry.keyCount {
+                entry.otherShape = previous.otherShape
+                entry.otherKeyStart = previous.otherKeyStart
+                entry.otherKeyCount = previous.otherKeyCount
+                entry.commonKeys = previous.commonKeys
+            } else {
+                entry.otherShape = previous.shape
+                entry.otherKeyStart = previous.keyStart
+                entry.otherKeyCount = previous.keyCount
+                entry.commonKeys = commonKeyCount(entry.keyStart, entry.keyCount, previous.keyStart, previous.keyCount)
+            }
+        }
+        predictions[index] = entry
     }
 
     /// Keeps the bytes of `memberKeys` for predicting their shape; returns

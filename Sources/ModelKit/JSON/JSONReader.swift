@@ -278,6 +278,7 @@ struct JSONReader {
         let top = frames.count &- 1
         if frames[top].predictedCount > 0 {
             if try readPredictedKey(top: top) { return }
+            if followOtherShape(top: top, closing: false), try readPredictedKey(top: top) { return }
             abandonPrediction(top: top)
         }
         let offset = position
@@ -296,6 +297,11 @@ struct JSONReader {
     private mutating func closeObject(_ frame: Frame) throws(ModelError) -> ModelValue.Object {
         if frame.predictedCount > 0 {
             if let object = predictedObject(frame) { return object }
+            if frame.matched < frame.predictedCount, followOtherShape(top: frames.count &- 1, closing: true),
+                let object = predictedObject(frames[frames.count &- 1])
+            {
+                return object
+            }
             abandonPrediction(top: frames.count &- 1)
         }
         let memberCount = keys.count - frame.keyStart

@@ -245,6 +245,37 @@ import Testing
         }
     }
 
+    /// Records that alternate between two shapes (with and without a key,
+    /// or ending early) are each read with their own keys, in order; so
+    /// are records whose only key is empty.
+    @Test func recordsAlternatingBetweenTwoShapesReadAsTheyWouldAlone() throws {
+        let text = #"""
+            [{"id":1,"name":"a","extra":true,"tail":0},{"id":2,"name":"b","tail":0},
+             {"id":3,"name":"c","extra":false,"tail":1},{"id":4,"name":"d","tail":1},
+             {"id":5,"name":"e"},{"id":6,"name":"f","tail":2},{"id":7,"name":"g","extra":null,"tail":3},
+             {"id":8,"nom":"h","tail":4},{"id":9,"name":"i","tail":5},{"id":10,"name":"j"},
+             {"id":11,"name":"k","extra":1,"tail":6},{"id":12,"name":"l","extra":2}]
+            """#
+        let expected: [[(String, ModelValue)]] = [
+            [("id", 1), ("name", "a"), ("extra", true), ("tail", 0)], [("id", 2), ("name", "b"), ("tail", 0)],
+            [("id", 3), ("name", "c"), ("extra", false), ("tail", 1)], [("id", 4), ("name", "d"), ("tail", 1)],
+            [("id", 5), ("name", "e")], [("id", 6), ("name", "f"), ("tail", 2)],
+            [("id", 7), ("name", "g"), ("extra", .null), ("tail", 3)], [("id", 8), ("nom", "h"), ("tail", 4)],
+            [("id", 9), ("name", "i"), ("tail", 5)], [("id", 10), ("name", "j")],
+            [("id", 11), ("name", "k"), ("extra", 1), ("tail", 6)], [("id", 12), ("name", "l"), ("extra", 2)],
+        ]
+        let read = try readJSON(text)
+        #expect(read == .array(expected.map { Self.object($0) }))
+        #expect(try read.jsonString() == ModelValue.array(expected.map { Self.object($0) }).jsonString())
+        // A repeat inside a record read along the other shape is still found.
+        let repeated = try #require(readFailure(#"[{"a":1,"b":2},{"a":1,"c":2},{"a":1,"b":2,"a":3}]"#))
+        #expect(repeated.message == "duplicate key \"a\" in object")
+        #expect(repeated.keyPath.description == "[2]")
+
+        let empty = try readJSON(#"[{"":1},{"":2},{"":3,"x":4},{"":5}]"#)
+        #expect(empty == .array([Self.object([("", 1)]), Self.object([("", 2)]), Self.object([("", 3), ("x", 4)]), Self.object([("", 5)])]))
+    }
+
     /// Seeded random records written with whitespace that depends on the
     /// record's style and depth (so member texts repeat, and differ from
     /// style to style), with now and then whitespace at random: reading
