@@ -66,12 +66,27 @@ enum JSONBenchmarks {
     ///
     /// Freed memory that earlier rows leave in the allocator would hide the
     /// growth, so unless this process was started for this row alone
-    /// (`Benchmarks memory`), it measures in a fresh copy of itself.
+    /// (`Benchmarks memory`), it measures in fresh copies of itself: once
+    /// after parsing a small document of the same kinds of values with
+    /// each parser (so that what the first parse in a process costs once,
+    /// the code pages it faults in and the runtime's first-use tables, is
+    /// not counted as the parse's memory), and once without (`memory-cold`).
     private static func measureParsingMemory() {
-        guard Harness.wants("memory"), let data = corpus("canada") else { return }
-        guard Harness.filter?.lowercased() == "memory" else {
-            measureInChildProcess()
+        let alone = Harness.filter?.lowercased()
+        guard alone == "memory-cold" || Harness.wants("memory"), let data = corpus("canada") else { return }
+        guard alone == "memory" || alone == "memory-cold" else {
+            measureInChildProcess("memory")
+            measureInChildProcess("memory-cold")
             return
+        }
+        let warm = alone == "memory"
+        if warm {
+            let small = Data(
+                (#"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"name":"Canada"},"#
+                    + #""geometry":{"type":"Polygon","coordinates":[[[-65.613616999999977,43.420273000000009],"#
+                    + #"[-65.619720000000029,43.418052999999986]]]}}]}"#).utf8)
+            blackHole(try? ModelValue(json: small))
+            blackHole(try? JSONSerialization.jsonObject(with: small))
         }
         func peakGrowth(_ parse: () -> Any?) -> Int? {
             Harness.resetPeakResidentBytes()
@@ -81,25 +96,22 @@ enum JSONBenchmarks {
             return Harness.peakResidentBytes().map { $0 - before }
         }
         let file = Double(data.count)
-        let warm = Data(#"{"type":"F","features":[{"type":"Feature","properties":{"name":"C"},"geometry":{"type":"Polygon","coordinates":[[[-65.613616999999977,43.420273000000009],[-65.619720000000029,43.418052999999986]]]}}]}"#.utf8)
-        blackHole(try? ModelValue(json: warm))
-        blackHole(try? JSONSerialization.jsonObject(with: warm))
         guard let modelKit = peakGrowth({ try? ModelValue(json: data) }),
             let foundation = peakGrowth({ try? JSONSerialization.jsonObject(with: data) })
         else { return }
         print(
             String(
-                format: "| memory: parse canada (%.1f MB) | peak growth: ModelValue(json:) %.1f MB (%.2fx the file), "
+                format: "| memory: parse canada (%.1f MB), %@ | peak growth: ModelValue(json:) %.1f MB (%.2fx the file), "
                     + "JSONSerialization %.1f MB (%.2fx) |",
-                file / 1e6, Double(modelKit) / 1e6, Double(modelKit) / file, Double(foundation) / 1e6,
-                Double(foundation) / file))
+                file / 1e6, warm ? "after a small parse" : "first parse in the process", Double(modelKit) / 1e6,
+                Double(modelKit) / file, Double(foundation) / 1e6, Double(foundation) / file))
     }
 
-    /// Runs `Benchmarks memory` in a new process and prints its row.
-    private static func measureInChildProcess() {
+    /// Runs `Benchmarks <row>` (`memory` or `memory-cold`) in a new process and prints its row.
+    private static func measureInChildProcess(_ row: String) {
         let child = Process()
         child.executableURL = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
-        child.arguments = ["memory"]
+        child.arguments = [row]
         let output = Pipe()
         child.standardOutput = output
         do {
