@@ -332,11 +332,16 @@ extension JSONReader {
         guard shapeText.count < JSONReader.shapeTextLimit else { return (0, 0) }
         let start = shapeKeys.count
         let textStart = shapeText.count
-        for (index, key) in memberKeys.enumerated() {
+        for index in 0..<memberKeys.count {
             let offset = shapeText.count
-            shapeText.append(contentsOf: key.utf8)
-            let plain = shapeText.withUnsafeBufferPointer { text in
-                !text[offset...].contains { $0 < 0x20 || $0 == JSONByte.quote || $0 == JSONByte.backslash }
+            var key = memberKeys[index]
+            // From the string's own storage (read through `utf8`, each key took a generic append).
+            let plain = key.withUTF8 { bytes in
+                shapeText.append(contentsOf: bytes)
+                for byte in bytes where byte < 0x20 || byte == JSONByte.quote || byte == JSONByte.backslash {
+                    return false
+                }
+                return true
             }
             guard plain else {
                 shapeText.removeLast(shapeText.count - textStart)
