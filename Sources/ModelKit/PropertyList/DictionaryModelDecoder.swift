@@ -81,8 +81,11 @@ enum DictionaryModelDecoder {
                 try fillSlot(value, offset: offset, layout: layout, depth: depth, into: slots)
             case JSONDecodingPlan.versionTarget:
                 let version: Int
-                if Swift.type(of: value) == Int.self {
-                    version = ExactType.value(value, as: Int.self)!
+                // A cast after the exact type check, not a force-unwrapped
+                // `ExactType.value`: optimised builds found it nil here (a
+                // fuzzed `"type"` crashed them), and once per object the cast costs nothing.
+                if Swift.type(of: value) == Int.self, let number = value as? Int {
+                    version = number
                 } else {
                     guard case .int(let number) = try PropertyListBridge.modelValue(from: value, depth: depth)
                     else { return nil }
@@ -91,8 +94,8 @@ enum DictionaryModelDecoder {
                 guard version >= layout.version else { return nil }
                 if version > layout.version { members.newerVersion = version }
             case JSONDecodingPlan.typeTarget:
-                if Swift.type(of: value) == String.self, isPlain(ExactType.value(value, as: String.self)!) {
-                    guard ExactType.value(value, as: String.self)! == layout.typeName else { return nil }
+                if Swift.type(of: value) == String.self, let name = value as? String, isPlain(name) {
+                    guard name == layout.typeName else { return nil }
                 } else {
                     guard case .string(let name) = try PropertyListBridge.modelValue(from: value, depth: depth),
                         name == layout.typeName
