@@ -15,6 +15,28 @@ import Testing
         requireSendable(DateStrategy.self)
     }
 
+    /// Readers on many threads at once, each with its own stacks and
+    /// predicted shapes (and the empty stack header they all read before
+    /// their first container), read records exactly as one reader alone.
+    @Test func jsonDocumentsReadOnManyThreadsAtOnceGiveTheSameValues() async throws {
+        let records = (0..<200).map { index in
+            "{\"id\": \(index), \"name\": \"n\(index)\", \"tags\": [\"a\", {\"k\": \(index % 3)}]"
+                + (index % 2 == 0 ? ", \"extra\": true}" : "}")
+        }
+        let text = "[\n  " + records.joined(separator: ",\n  ") + "\n]"
+        let expected = try ModelValue(json: Data(text.utf8))
+        let results = await withTaskGroup(of: Bool.self) { group in
+            for _ in 0..<8 {
+                group.addTask {
+                    (0..<20).allSatisfy { _ in (try? ModelValue(json: Data(text.utf8))) == expected }
+                        && (try? ModelValue(json: Data("42".utf8))) == .int(42)
+                }
+            }
+            return await group.reduce(into: [Bool]()) { $0.append($1) }
+        }
+        #expect(results == Array(repeating: true, count: 8))
+    }
+
     @Test func concurrentReadersAndWritersSeeWholeValues() async {
         let note = Note()
         await withTaskGroup(of: Void.self) { group in
