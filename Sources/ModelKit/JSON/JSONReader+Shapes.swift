@@ -56,6 +56,11 @@ extension JSONReader {
         var otherKeyCount = 0
         /// How many first keys the two shapes have in common.
         var commonKeys = 0
+        /// Where the shape-cache entry's keys start, when `keyStart` is a
+        /// copy of them made for this context (with its member texts);
+        /// likewise for the other shape.
+        var sourceStart = 0
+        var otherSourceStart = 0
     }
 
     /// Entries of `predictions`: sets of two, found by the context's low
@@ -180,6 +185,16 @@ extension JSONReader {
         return !differs(count &- 16)
     }
 
+    /// The member text for a key whose entry on `keyOffsets` is
+    /// `keyOffset`: from the document where the key's quote is, or for a
+    /// key matched with a prediction (-1 - its index on `shapeKeys`), that
+    /// shape key's.
+    func memberSegment(forKeyOffset keyOffset: Int) -> (start: Int, length: Int, lead: Int)? {
+        if keyOffset >= 0 { return memberSegment(keyAt: keyOffset) }
+        let matched = shapeKeys[-(keyOffset &+ 1)]
+        return (matched.segmentStart, matched.segmentLength, matched.segmentLead)
+    }
+
     /// Where the text of the member whose key's quote is at `quote` starts
     /// (just after the `{` or `,` before it) and how long it is up to the
     /// value; `nil` when the key holds an escape or the text is longer than
@@ -289,9 +304,13 @@ extension JSONReader {
         }
     }
 
-    /// Remembers that the shape in `slot` of `shapeCache` was closed in `context`.
+    /// Remembers that the shape in `slot` of `shapeCache` was closed in
+    /// `context`. When the shape's keys were kept from an object in another
+    /// context (`user` inside a status and inside its retweet, indented
+    /// deeper), this context gets its own copy of them, with the member
+    /// texts of the object just closed, whose key offsets are `offsets`.
     @inline(__always)
-    mutating func recordShape(slot: Int, context: UInt64) {
+    mutating func recordShape(slot: Int, context: UInt64, offsets: UnsafeBufferPointer<Int>?) {
         if predictions.isEmpty { predictions = Array(repeating: Prediction(), count: JSONReader.predictionCount) }
         // The set's first entry is the one last recorded; a context new to
         // the set moves the first entry to the second.
@@ -301,24 +320,73 @@ extension JSONReader {
         } else if predictions[index &+ 1].context == context {
             predictions.swapAt(index, index &+ 1)
         }
+        let source = shapeCache[slot].keyStart
+        let count = shapeCache[slot].keyCount
+        var keyStart = source
+        if count > 0, shapeCache[slot].context != context, let offsets {
+            if predictions[index].context == context, predictions[index].sourceStart == source,
+                predictions[index].keyCount == count
+            {
+                keyStart = predictions[index].keyStart
+            } else if predictions[index].context == context, predictions[index].otherSourceStart == source,
+                predictions[index].otherKeyCount == count
+            {
+                keyStart = predictions[index].otherKeyStart
+            } else if shapeKeys.count < JSONReader.shapeTextLimit / 8,
+                !hasMemberText(of: shapeKeys[source], forKeyOffset: offsets[0])
+            {
+                // Written otherwise (indented deeper or less): a copy. The
+                // same (compact text, or one indentation for every record
+                // in a map of records): the keys as they are.
+                keyStart = copyShapeKeys(from: source, count: count, offsets: offsets)
+            }
+        }
         var entry = Prediction(
-            context: context, shape: shapeCache[slot].shape, keyStart: shapeCache[slot].keyStart,
-            keyCount: shapeCache[slot].keyCount)
+            context: context, shape: shapeCache[slot].shape, keyStart: keyStart, keyCount: count, sourceStart: source)
         if predictions[index].context == context {
             let previous = predictions[index]
             if previous.keyStart == entry.keyStart, previous.keyCount == entry.keyCount {
                 entry.otherShape = previous.otherShape
                 entry.otherKeyStart = previous.otherKeyStart
                 entry.otherKeyCount = previous.otherKeyCount
+                entry.otherSourceStart = previous.otherSourceStart
                 entry.commonKeys = previous.commonKeys
             } else {
                 entry.otherShape = previous.shape
                 entry.otherKeyStart = previous.keyStart
                 entry.otherKeyCount = previous.keyCount
+                entry.otherSourceStart = previous.sourceStart
                 entry.commonKeys = commonKeyCount(entry.keyStart, entry.keyCount, previous.keyStart, previous.keyCount)
             }
         }
         predictions[index] = entry
+    }
+
+    /// Whether the member text of the key whose entry on `keyOffsets` is
+    /// `keyOffset` is `key`'s, byte for byte.
+    func hasMemberText(of key: ShapeKey, forKeyOffset keyOffset: Int) -> Bool {
+        guard let segment = memberSegment(forKeyOffset: keyOffset), segment.length == key.segmentLength else {
+            return false
+        }
+        return segment.length == 0
+            || JSONReader.sameText(base + segment.start, base + key.segmentStart, count: segment.length)
+    }
+
+    /// Copies the `count` shape keys at `source` on `shapeKeys` (sharing
+    /// their bytes in `shapeText`), with the member texts of the object
+    /// whose key offsets are `offsets`; returns where the copy starts.
+    mutating func copyShapeKeys(from source: Int, count: Int, offsets: UnsafeBufferPointer<Int>) -> Int {
+        let start = shapeKeys.count
+        for index in 0..<count {
+            var key = shapeKeys[source &+ index]
+            if let segment = memberSegment(forKeyOffset: offsets[index]) {
+                key.segmentStart = segment.start
+                key.segmentLength = segment.length
+                key.segmentLead = segment.lead
+            }
+            shapeKeys.append(key)
+        }
+        return start
     }
 
     /// Keeps the bytes of `memberKeys` for predicting their shape; returns
@@ -349,13 +417,7 @@ extension JSONReader {
                 return (0, 0)
             }
             var shapeKey = ShapeKey(offset: offset, length: shapeText.count - offset, hash: hashes[index])
-            let keyOffset = offsets[index]
-            if keyOffset < 0 {
-                let matched = shapeKeys[-(keyOffset &+ 1)]
-                shapeKey.segmentStart = matched.segmentStart
-                shapeKey.segmentLength = matched.segmentLength
-                shapeKey.segmentLead = matched.segmentLead
-            } else if let segment = memberSegment(keyAt: keyOffset) {
+            if let segment = memberSegment(forKeyOffset: offsets[index]) {
                 shapeKey.segmentStart = segment.start
                 shapeKey.segmentLength = segment.length
                 shapeKey.segmentLead = segment.lead

@@ -98,6 +98,8 @@ struct JSONReader {
         /// The shape's keys on `shapeKeys`; a count of 0 when it is not predicted.
         var keyStart = 0
         var keyCount = 0
+        /// The context of the object those keys (and their member texts) come from.
+        var context: UInt64 = 0
     }
 
     /// The shape last closed in each context, by the context's low bits.
@@ -323,9 +325,9 @@ struct JSONReader {
             keys.removeLast(memberCount)
             let object = ModelValue.Object(shape: shape, values: takeValues(from: frame.valueStart))
             keyHashes.removeLast(memberCount)
+            recordShape(slot: slot, context: frame.context, offsets: UnsafeBufferPointer(keyOffsets.buffer(from: frame.keyStart)))
             keyOffsets.removeLast(memberCount)
             frames.removeLast()
-            recordShape(slot: slot, context: frame.context)
             return object
         }
         let memberKeys = takeKeys(memberCount)
@@ -338,8 +340,9 @@ struct JSONReader {
         let kept = keepShapeText(
             memberKeys, hashes: UnsafeBufferPointer(keyHashes.buffer(from: frame.keyStart)),
             offsets: UnsafeBufferPointer(keyOffsets.buffer(from: frame.keyStart)))
-        shapeCache[slot] = ShapeCacheEntry(hash: shapeHash, shape: object.shape, keyStart: kept.start, keyCount: kept.count)
-        recordShape(slot: slot, context: frame.context)
+        shapeCache[slot] = ShapeCacheEntry(
+            hash: shapeHash, shape: object.shape, keyStart: kept.start, keyCount: kept.count, context: frame.context)
+        recordShape(slot: slot, context: frame.context, offsets: nil)
         keyHashes.removeLast(memberCount)
         keyOffsets.removeLast(memberCount)
         frames.removeLast()
