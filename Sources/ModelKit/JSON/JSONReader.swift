@@ -318,7 +318,11 @@ struct JSONReader {
         if shapeCache.isEmpty {
             shapeCache = Array(repeating: ShapeCacheEntry(), count: JSONReader.shapeCacheSize)
         }
-        let slot = Int(truncatingIfNeeded: shapeHash) & (JSONReader.shapeCacheSize - 1)
+        // Sets of two entries, found by the hash's low bits: two busy
+        // shapes whose hashes share those bits both stay (with one entry
+        // each, some seeds of the key hash made a document read slower).
+        let set = Int(truncatingIfNeeded: shapeHash) & (JSONReader.shapeCacheSize - 2)
+        let slot = shapeCache[set].hash == shapeHash ? set : set + 1
         if shapeCache[slot].hash == shapeHash, let shape = shapeCache[slot].shape,
             hasKeys(of: shape, from: frame.keyStart)
         {
@@ -340,9 +344,11 @@ struct JSONReader {
         let kept = keepShapeText(
             memberKeys, hashes: UnsafeBufferPointer(keyHashes.buffer(from: frame.keyStart)),
             offsets: UnsafeBufferPointer(keyOffsets.buffer(from: frame.keyStart)))
-        shapeCache[slot] = ShapeCacheEntry(
+        // The new shape takes the set's first entry; the first moves to the second.
+        shapeCache.swapAt(set, set + 1)
+        shapeCache[set] = ShapeCacheEntry(
             hash: shapeHash, shape: object.shape, keyStart: kept.start, keyCount: kept.count, context: frame.context)
-        recordShape(slot: slot, context: frame.context, offsets: nil)
+        recordShape(slot: set, context: frame.context, offsets: nil)
         keyHashes.removeLast(memberCount)
         keyOffsets.removeLast(memberCount)
         frames.removeLast()
