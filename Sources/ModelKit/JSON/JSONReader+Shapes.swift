@@ -251,15 +251,25 @@ extension JSONReader {
         // Read in place: copying the entry out retains and releases its shapes.
         predictions.withUnsafeBufferPointer { entries -> ModelValue.Object.Shape? in
             let entry = entries.baseAddress! + frame.predictedSlot
-            guard entry.pointee.context == frame.context else { return nil }
-            if entry.pointee.keyStart == frame.predictedStart, entry.pointee.keyCount == frame.predictedCount {
-                return entry.pointee.shape
+            switch JSONReader.followsLastShape(frame, entry) {
+            case true?: return entry.pointee.shape
+            case false?: return entry.pointee.otherShape
+            case nil: return nil
             }
-            if entry.pointee.otherKeyStart == frame.predictedStart, entry.pointee.otherKeyCount == frame.predictedCount {
-                return entry.pointee.otherShape
-            }
-            return nil
         }
+    }
+
+    /// Whether `frame` follows the last shape closed in its context
+    /// (`entry`, its prediction) or the one before (`false`); `nil` when
+    /// the entry holds neither any more.
+    @inline(__always)
+    static func followsLastShape(_ frame: Frame, _ entry: UnsafePointer<Prediction>) -> Bool? {
+        guard entry.pointee.context == frame.context else { return nil }
+        if entry.pointee.keyStart == frame.predictedStart, entry.pointee.keyCount == frame.predictedCount { return true }
+        if entry.pointee.otherKeyStart == frame.predictedStart, entry.pointee.otherKeyCount == frame.predictedCount {
+            return false
+        }
+        return nil
     }
 
     /// Makes the top frame follow the other shape of its context, when that
@@ -270,14 +280,11 @@ extension JSONReader {
         let frame = frames[top]
         let other = predictions.withUnsafeBufferPointer { entries -> (start: Int, count: Int, common: Int)? in
             let entry = entries.baseAddress! + frame.predictedSlot
-            guard entry.pointee.context == frame.context else { return nil }
-            if entry.pointee.keyStart == frame.predictedStart, entry.pointee.keyCount == frame.predictedCount {
-                return (entry.pointee.otherKeyStart, entry.pointee.otherKeyCount, entry.pointee.commonKeys)
+            switch JSONReader.followsLastShape(frame, entry) {
+            case true?: return (entry.pointee.otherKeyStart, entry.pointee.otherKeyCount, entry.pointee.commonKeys)
+            case false?: return (entry.pointee.keyStart, entry.pointee.keyCount, entry.pointee.commonKeys)
+            case nil: return nil
             }
-            if entry.pointee.otherKeyStart == frame.predictedStart, entry.pointee.otherKeyCount == frame.predictedCount {
-                return (entry.pointee.keyStart, entry.pointee.keyCount, entry.pointee.commonKeys)
-            }
-            return nil
         }
         guard let other, other.count > 0, closing ? other.count == frame.matched : other.count > frame.matched,
             frame.matched <= other.common
