@@ -171,6 +171,31 @@ import Testing
                 ]))
     }
 
+    /// A random record whose keys are one of `keySets`, nested up to three
+    /// levels: of each `rolls` outcomes, one makes a member a record, one an
+    /// array of records, one (with fewer than ten) a string, the rest an integer.
+    static func randomRecord(
+        keySets: [[String]], rolls: Int, depth: Int = 0, using random: inout SeededGenerator
+    ) -> ModelValue {
+        var object = ModelValue.Object()
+        for key in keySets.randomElement(using: &random)! {
+            let roll = Int.random(in: 0..<rolls, using: &random)
+            if depth < 3, roll == 0 {
+                object[key] = randomRecord(keySets: keySets, rolls: rolls, depth: depth + 1, using: &random)
+            } else if depth < 3, roll == 1 {
+                object[key] = .array(
+                    (0..<Int.random(in: 0...3, using: &random)).map { _ in
+                        randomRecord(keySets: keySets, rolls: rolls, depth: depth + 1, using: &random)
+                    })
+            } else if rolls < 10, roll == 2 {
+                object[key] = .string("v\(roll)")
+            } else {
+                object[key] = .int(Int.random(in: -9...99, using: &random))
+            }
+        }
+        return .object(object)
+    }
+
     /// Seeded random documents of records whose keys come from a few
     /// sets, nested, so that shapes repeat, change and come back: reading
     /// the written text gives the value back, with its keys in order.
@@ -182,21 +207,8 @@ import Testing
             ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j"], ["é", "日本", "x"], ["q\"", "r"],
             ["a", "b", "c", "d", "e", "f", "g", "h", "i", "k"],
         ]
-        func record(depth: Int) -> ModelValue {
-            var object = ModelValue.Object()
-            for key in keySets.randomElement(using: &random)! {
-                let roll = Int.random(in: 0..<10, using: &random)
-                if depth < 3, roll == 0 {
-                    object[key] = record(depth: depth + 1)
-                } else if depth < 3, roll == 1 {
-                    object[key] = .array((0..<Int.random(in: 0...3, using: &random)).map { _ in record(depth: depth + 1) })
-                } else {
-                    object[key] = .int(Int.random(in: -9...99, using: &random))
-                }
-            }
-            return .object(object)
-        }
-        let value = ModelValue.array((0..<300).map { _ in record(depth: 0) })
+        let value = ModelValue.array(
+            (0..<300).map { _ in Self.randomRecord(keySets: keySets, rolls: 10, using: &random) })
         for options in [JSONWritingOptions.compact, .pretty] {
             let text = try value.jsonString(options: options)
             let read = try readJSON(text)
@@ -292,22 +304,6 @@ import Testing
             if Int.random(in: 0..<20, using: &random) == 0 { return layouts.randomElement(using: &random)! }
             return layouts[(style &* 3 &+ depth &* 2 &+ place) % layouts.count]
         }
-        func record(depth: Int) -> ModelValue {
-            var object = ModelValue.Object()
-            for key in keySets.randomElement(using: &random)! {
-                let roll = Int.random(in: 0..<8, using: &random)
-                if depth < 3, roll == 0 {
-                    object[key] = record(depth: depth + 1)
-                } else if depth < 3, roll == 1 {
-                    object[key] = .array((0..<Int.random(in: 0...3, using: &random)).map { _ in record(depth: depth + 1) })
-                } else if roll == 2 {
-                    object[key] = .string("v\(roll)")
-                } else {
-                    object[key] = .int(Int.random(in: -9...99, using: &random))
-                }
-            }
-            return .object(object)
-        }
         func write(_ value: ModelValue, style: Int, depth: Int, into text: inout String) throws {
             switch value {
             case .object(let object):
@@ -331,7 +327,7 @@ import Testing
                 text += try value.jsonString()
             }
         }
-        let records = (0..<300).map { _ in record(depth: 0) }
+        let records = (0..<300).map { _ in Self.randomRecord(keySets: keySets, rolls: 8, using: &random) }
         var text = "["
         for (index, value) in records.enumerated() {
             text += (index > 0 ? "," : "") + "\n"
