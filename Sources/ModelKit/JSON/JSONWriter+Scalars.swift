@@ -73,11 +73,7 @@ extension JSONWriter {
             append(JSONByte.zero)
             return
         }
-        var decimal = ShortestDecimal(value)
-        while decimal.digits % 10 == 0 {
-            decimal.digits /= 10
-            decimal.exponent &+= 1
-        }
+        let decimal = ShortestDecimal(value)
         let start = count
         // The digits go one place right of where they start, so that the
         // first (or the integer part) can move back in front of a period.

@@ -67,6 +67,35 @@ import Testing
         }
     }
 
+    /// Both ends of every binade: the power of two itself (whose interval
+    /// is narrower below), its neighbours, and the largest significands;
+    /// and the smallest subnormals one by one.
+    @Test func everyBinadeAtBothEndsMatchesTheStandardLibrary() throws {
+        for biased: UInt64 in 0...2046 {
+            for fraction: UInt64 in [0, 1, 2, 3, 4, (1 << 52) - 1, (1 << 52) - 2, (1 << 51), (1 << 51) + 1] {
+                let value = Double(bitPattern: biased << 52 | fraction)
+                if value != 0 { try Self.check(value) }
+            }
+        }
+        for significand: UInt64 in 1...2000 { try Self.check(Double(bitPattern: significand)) }
+    }
+
+    /// The three logarithm formulas the scaling is chosen by, for every
+    /// exponent a double can have, against `log10` and `log2` (the exact
+    /// values are never within 10^-5 of a whole number in these ranges,
+    /// far more than a `Double`'s error).
+    @Test func scalingLogarithmsAreExactForEveryExponent() {
+        for q in -1074...971 {
+            #expect(ShortestDecimal.floorLog10Pow2(q) == Int((Double(q) * log10(2.0)).rounded(.down)), "q = \(q)")
+            #expect(
+                ShortestDecimal.floorLog10ThreeQuartersPow2(q)
+                    == Int((Double(q) * log10(2.0) + log10(0.75)).rounded(.down)), "q = \(q)")
+        }
+        for e in -292...324 {
+            #expect(ShortestDecimal.floorLog2Pow10(e) == Int((Double(e) * log2(10.0)).rounded(.down)), "e = \(e)")
+        }
+    }
+
     /// Short decimals (what people type) and doubles one step from them,
     /// where the shortest digits are decided by ties and bounds.
     @Test(arguments: [5, 6] as [UInt64])
