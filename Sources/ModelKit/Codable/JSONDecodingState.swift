@@ -118,7 +118,7 @@ final class JSONDecodingState {
         let entry = entries[index]
         let bytes = UnsafeBufferPointer(start: base + Int(entry.start), count: Int(entry.end - entry.start))
         if entry.flags == 0 { return String(decoding: bytes, as: UTF8.self) }
-        if entry.flags == JSONTape.hasNonASCII, let text = String(validating: bytes, as: UTF8.self) { return text }
+        if entry.flags == JSONTape.hasNonASCII, let text = String(validUTF8: bytes) { return text }
         reader.position = Int(entry.start) - 1
         return try reader.readString()
     }

@@ -21,7 +21,7 @@ extension JSONReader {
                 position = index + 1
                 return try makeString(from: start, to: index, isASCII: highBits & 0x80 == 0)
             } else if byte == JSONByte.backslash {
-                return try readEscapedString(start: start, firstEscape: index)
+                return try readEscapedString(start: start, firstEscape: index, highBits: highBits)
             } else {
                 throw controlCharacterError(at: index)
             }
@@ -34,7 +34,7 @@ extension JSONReader {
         let bytes = UnsafeBufferPointer(start: base + start, count: end - start)
         if isASCII { return String(decoding: bytes, as: UTF8.self) }
         // One validating pass; find where the fault is only when there is one.
-        guard let string = String(validating: bytes, as: UTF8.self) else {
+        guard let string = String(validUTF8: bytes) else {
             throw invalidUTF8Error(at: firstInvalidUTF8(from: start, to: end) ?? start)
         }
         return string
@@ -187,11 +187,12 @@ extension JSONReader {
 
     /// Reads the rest of a string that has an escape at `firstEscape`,
     /// decoding into the scratch buffer.
-    private mutating func readEscapedString(start: Int, firstEscape: Int) throws(ModelError) -> String {
+    /// `highBits` is the OR of the bytes before the first escape.
+    private mutating func readEscapedString(start: Int, firstEscape: Int, highBits: UInt8) throws(ModelError) -> String {
         scratch.removeAll(keepingCapacity: true)
         scratch.append(contentsOf: UnsafeBufferPointer(start: base + start, count: firstEscape - start))
         var index = firstEscape
-        var highBits: UInt8 = 0
+        var highBits = highBits
         while true {
             let runStart = index
             index = JSONReader.skipPlainText(base, count: count, from: index, highBits: &highBits)
@@ -203,8 +204,10 @@ extension JSONReader {
             if byte == JSONByte.quote {
                 position = index + 1
                 // Escapes only ever add whole, well-formed sequences, so the decoded
-                // bytes are valid exactly when the input's own bytes are.
-                guard let string = String(validating: scratch, as: UTF8.self) else {
+                // bytes are valid exactly when the input's own bytes are: surely
+                // when those are ASCII.
+                if highBits & 0x80 == 0 { return String(decoding: scratch, as: UTF8.self) }
+                guard let string = scratch.withUnsafeBufferPointer({ String(validUTF8: $0) }) else {
                     throw invalidUTF8Error(at: firstInvalidUTF8(from: start, to: index) ?? start)
                 }
                 return string

@@ -102,6 +102,44 @@ import Testing
         #expect(escaped?.keyPath.description == "[0]")
     }
 
+    /// The reader's UTF-8 check (`String(validUTF8:)`: decode, then compare
+    /// the bytes) against the standard library's `String(validating:as:)`,
+    /// on seeded random byte strings built mostly from pieces of well-formed
+    /// and ill-formed sequences, including repairs that keep the length
+    /// (a truncated four-byte sequence becomes one three-byte U+FFFD) and
+    /// U+FFFD itself.
+    @Test(arguments: [11, 12, 13] as [UInt64])
+    func utf8CheckAgreesWithTheStandardLibrary(seed: UInt64) {
+        let wellFormed: [[UInt8]] = [
+            [0x61], [0x7F], [0x00], [0xC3, 0xA9], [0xE2, 0x82, 0xAC], [0xF0, 0x9F, 0x98, 0x80], [0xEF, 0xBF, 0xBD],
+        ]
+        let illFormed: [[UInt8]] = [
+            [0xF0, 0x9F, 0x98], [0xE2, 0x82], [0xC3], [0x80], [0xFF], [0xED, 0xA0, 0x80], [0xC0, 0x80],
+            [0xF4, 0x90, 0x80, 0x80], [0xE0, 0x80, 0x80],
+        ]
+        var random = SeededGenerator(seed: seed)
+        var invalid = 0
+        for _ in 0..<3000 {
+            // Half the strings get one ill-formed piece or random byte somewhere.
+            var bytes: [UInt8] = []
+            for _ in 0..<Int.random(in: 0...12, using: &random) {
+                bytes += wellFormed.randomElement(using: &random)!
+            }
+            if Bool.random(using: &random) {
+                let flaw =
+                    Bool.random(using: &random)
+                    ? illFormed.randomElement(using: &random)! : [UInt8.random(in: 0...255, using: &random)]
+                bytes.insert(contentsOf: flaw, at: Int.random(in: 0...bytes.count, using: &random))
+            }
+            let expected = String(validating: bytes, as: UTF8.self)
+            let checked = bytes.withUnsafeBufferPointer { String(validUTF8: $0) }
+            #expect(checked == expected, "bytes \(bytes)")
+            if expected == nil { invalid += 1 }
+        }
+        // Both outcomes come up often.
+        #expect(invalid > 500 && invalid < 2500, "\(invalid) ill-formed of 3000")
+    }
+
     @Test func truncatedUTF8AtTheEndOfInput() {
         let error = readFailure(bytes: [0x22, 0x61, 0xE2, 0x82])
         #expect(error?.code == .invalidUTF8)
