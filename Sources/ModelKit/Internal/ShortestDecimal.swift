@@ -69,15 +69,15 @@ struct ShortestDecimal {
                 Self.multiplyRoundingToOdd(upper &<< shift, high, low)
             )
         }
-        // Whether the whole number n (in units of 10^k) is inside the interval.
-        @inline(__always) func inside(_ n: UInt64) -> (above: Bool, below: Bool) {
-            (scaledLower &+ exclusive <= n &<< 2, (n &<< 2) &+ exclusive <= scaledUpper)
-        }
+        // Whether the whole number n (in units of 10^k), below the value,
+        // is not below the interval; and n, above it, not above.
+        @inline(__always) func clearsLower(_ n: UInt64) -> Bool { scaledLower &+ exclusive <= n &<< 2 }
+        @inline(__always) func clearsUpper(_ n: UInt64) -> Bool { (n &<< 2) &+ exclusive <= scaledUpper }
         let floor = scaled >> 2
         // One digit fewer: the multiples of ten on either side.
         let tens = floor / 10
-        let tenBelow = inside(tens &* 10).above
-        let tenAbove = inside((tens &+ 1) &* 10).below
+        let tenBelow = clearsLower(tens &* 10)
+        let tenAbove = clearsUpper((tens &+ 1) &* 10)
         if tenBelow != tenAbove {
             // Only here can the digits end in zero: the integers below
             // and above are never multiples of ten when no multiple of ten
@@ -94,8 +94,8 @@ struct ShortestDecimal {
         }
         // All the digits: the integer below or above, whichever is inside,
         // or the closer if both are (the even one on a tie).
-        let below = inside(floor).above
-        let above = inside(floor &+ 1).below
+        let below = clearsLower(floor)
+        let above = clearsUpper(floor &+ 1)
         exponent = k
         if below != above {
             digits = below ? floor : floor &+ 1
