@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes Sources/ModelKit/Internal/ShortestDecimal+Powers.swift: the 126-bit
+"""Writes Sources/ModelKit/Support/ShortestDecimal+Powers.swift: the 126-bit
 powers of ten that ShortestDecimal multiplies by, computed exactly with
 Python's integers.
 

@@ -42,7 +42,6 @@ enum DemoProcess {
         }
         let packageRoot = URL(fileURLWithPath: #filePath)
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
         candidates.append(packageRoot.appendingPathComponent(".build/debug/Demo"))
         for argument in CommandLine.arguments.prefix(1) {
             var url = URL(fileURLWithPath: argument).deletingLastPathComponent()
