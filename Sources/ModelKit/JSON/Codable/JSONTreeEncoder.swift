@@ -5,13 +5,13 @@ import Foundation
 /// the step of the coding path to its value, so that a nested value costs
 /// one object less.
 final class JSONTreeEncoder: CodingPathNode, Encoder {
-    let options: JSONEncodingOptions
+    let options: JSONEncodingState
     /// Whether keys are written as they are, whatever the key strategy (a `[String: …]` dictionary).
     let keepsKeys: Bool
     /// The value encoded so far; `nil` when nothing was.
     var result: EncodedJSON?
 
-    init(options: JSONEncodingOptions, parent: CodingPathNode?, key: (any CodingKey)?, keepsKeys: Bool = false) {
+    init(options: JSONEncodingState, parent: CodingPathNode?, key: (any CodingKey)?, keepsKeys: Bool = false) {
         self.options = options
         self.keepsKeys = keepsKeys
         super.init(parent: parent, key: key)
@@ -73,7 +73,7 @@ extension JSONTreeEncoder: SingleValueEncodingContainer {
 
 /// A keyed container filling one ``EncodedObject``.
 struct JSONTreeKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
-    let options: JSONEncodingOptions
+    let options: JSONEncodingState
     let object: EncodedObject
     let path: CodingPathNode?
     let convertsKeys: Bool
@@ -157,7 +157,7 @@ struct JSONTreeKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
 
 /// An unkeyed container filling one ``EncodedArray``.
 struct JSONTreeUnkeyedContainer: UnkeyedEncodingContainer {
-    let options: JSONEncodingOptions
+    let options: JSONEncodingState
     let array: EncodedArray
     let path: CodingPathNode?
 
@@ -220,7 +220,7 @@ final class JSONSuperEncoder: Encoder {
     let placeholder = EncodedObject()
     var onFinish: (EncodedJSON) -> Void = { _ in }
 
-    init(options: JSONEncodingOptions, path: CodingPathNode) {
+    init(options: JSONEncodingState, path: CodingPathNode) {
         inner = JSONTreeEncoder(options: options, parent: path, key: nil)
     }
 

@@ -42,7 +42,7 @@ public struct ModelJSONEncoder: Sendable {
     /// The JSON text of `value`.
     /// - Throws: `EncodingError.invalidValue` with the coding path of the value that failed.
     public func encode<Value: Encodable>(_ value: Value) throws -> Data {
-        let options = JSONEncodingOptions(self)
+        let options = JSONEncodingState(self)
         guard let tree = try options.box(value, parent: nil, key: nil) else {
             throw EncodingError.invalidValue(
                 value, EncodingError.Context(codingPath: [], debugDescription: "\(Value.self) encoded no value"))

@@ -4,7 +4,7 @@ import Foundation
 /// any value into an ``EncodedJSON`` under them.
 ///
 /// Not `Sendable`: it lives for one `encode` call, on its thread.
-final class JSONEncodingOptions {
+final class JSONEncodingState {
     let settings: ModelJSONEncoder
     let userInfo: [CodingUserInfoKey: Any]
     let usesDefaultKeys: Bool
