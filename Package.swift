@@ -12,6 +12,8 @@ let package = Package(
         .target(name: "ModelKit", path: "Sources/ModelKit"),
         .executableTarget(name: "Demo", dependencies: ["ModelKit"], path: "Demo"),
         .executableTarget(name: "Benchmarks", dependencies: ["ModelKit"], path: "Benchmarks"),
+        // A child process that the file tests kill while it saves.
+        .executableTarget(name: "FileWorker", dependencies: ["ModelKit"], path: "Tests/FileWorker"),
         .testTarget(
             name: "ModelKitTests", dependencies: ["ModelKit"], path: "Tests/ModelKitTests",
             // Read by path (#filePath), not bundled.

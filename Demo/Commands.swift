@@ -179,14 +179,10 @@ enum Commands {
         }
         let data = try readFile(input)
         let value = try value(of: data, at: input)
-        let written: Data
-        switch format {
-        case .json: written = try value.jsonData(options: .pretty)
-        case .xmlPropertyList: written = try value.propertyListData(format: .xml)
-        case .binaryPropertyList: written = try value.propertyListData(format: .binary)
-        }
-        try written.write(to: output, options: .atomic)
-        print("wrote \(output.lastPathComponent) (\(name(of: format)), \(written.count) bytes)")
+        let chosen: ModelDocumentFormat = if case .json = format { .json(.pretty) } else { format }
+        try value.write(to: output, format: chosen)
+        let size = (try? FileManager.default.attributesOfItem(atPath: output.path)[.size] as? Int) ?? 0
+        print("wrote \(output.lastPathComponent) (\(name(of: format)), \(size) bytes)")
     }
 
     static func readFile(_ url: URL) throws -> Data {

@@ -32,26 +32,30 @@ func eventually(within seconds: Double = 5, _ condition: () -> Bool) async -> Bo
     return condition()
 }
 
+/// An executable target of the package built beside the tests (`Demo`,
+/// `FileWorker`), or `nil` when it has not been built (`swift build` builds it).
+func builtExecutable(named name: String) -> URL? {
+    var candidates: [URL] = []
+    if let tests = Bundle.main.executableURL?.deletingLastPathComponent() {
+        candidates.append(tests.appendingPathComponent(name))
+    }
+    let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    candidates.append(packageRoot.appendingPathComponent(".build/debug/\(name)"))
+    for argument in CommandLine.arguments.prefix(1) {
+        var url = URL(fileURLWithPath: argument).deletingLastPathComponent()
+        for _ in 0..<3 {
+            candidates.append(url.appendingPathComponent(name))
+            url = url.deletingLastPathComponent()
+        }
+    }
+    return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
+}
+
 /// Runs the Demo executable built beside the tests.
 enum DemoProcess {
     /// The Demo executable, or `nil` when it has not been built (`swift build` builds it).
-    static let executable: URL? = {
-        var candidates: [URL] = []
-        if let tests = Bundle.main.executableURL?.deletingLastPathComponent() {
-            candidates.append(tests.appendingPathComponent("Demo"))
-        }
-        let packageRoot = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        candidates.append(packageRoot.appendingPathComponent(".build/debug/Demo"))
-        for argument in CommandLine.arguments.prefix(1) {
-            var url = URL(fileURLWithPath: argument).deletingLastPathComponent()
-            for _ in 0..<3 {
-                candidates.append(url.appendingPathComponent("Demo"))
-                url = url.deletingLastPathComponent()
-            }
-        }
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
-    }()
+    static let executable: URL? = builtExecutable(named: "Demo")
 
     struct Outcome {
         var status: Int32

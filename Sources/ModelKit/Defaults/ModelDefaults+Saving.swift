@@ -191,15 +191,19 @@ extension ModelDefaults {
         notify(changes)
     }
 
-    /// Replaces the file with `data` atomically, making its folder first.
+    /// Replaces the file with `data` through the durable writer, making its
+    /// folder first (`0700`); a new file is `0600`, an old one keeps its mode.
     private func write(_ data: Data) throws {
-        let folder = url.deletingLastPathComponent()
-        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        do {
-            try data.write(to: url, options: .atomic)
-        } catch {
-            throw ModelDocumentFormat.writeProblem(at: url)
-        }
+        try DurableFile.makeFolders(url.deletingLastPathComponent(), file: url)
+        try DurableFile.write(data, to: url, durability: durability, newFileMode: 0o600)
+    }
+
+    /// How the store's saves sync the file: ``FileDurability/synced`` (the
+    /// default) makes each save survive a power cut; ``FileDurability/unsynced``
+    /// keeps saves atomic but skips the syncs, for stores of caches.
+    public var durability: FileDurability {
+        get { lock.withLock { fileDurability } }
+        set { lock.withLock { fileDurability = newValue } }
     }
 
     // MARK: - Saving by itself

@@ -78,6 +78,7 @@ public final class ModelDefaults: @unchecked Sendable {
     var streams: [Int: AsyncStream<String>.Continuation] = [:]
     var nextObserverID = 0
     var watcher: (any DispatchSourceTimer)?
+    var fileDurability = FileDurability.synced
 
     /// Opens the store on the property-list file at `url`, reading it if it exists.
     ///

@@ -15,16 +15,13 @@ struct FileLock {
     let url: URL
 
     /// Runs `body` holding the lock exclusively, waiting for it; makes the
-    /// lock file (and its folder) when missing. Readers take no lock: writers
-    /// replace the document atomically.
+    /// lock file (`0600`, and its folders `0700`) when missing. Readers take
+    /// no lock: writers replace the document atomically.
     /// - Throws: ``ModelError`` naming the lock file when it cannot be
     ///   opened or locked; what `body` throws.
     func withLock<Result>(_ body: () throws -> Result) throws -> Result {
-        let folder = url.deletingLastPathComponent()
-        if !FileManager.default.fileExists(atPath: folder.path) {
-            try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        }
-        let descriptor = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        try DurableFile.makeFolders(url.deletingLastPathComponent(), file: url)
+        let descriptor = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
             throw ModelError(
                 code: .fileAccess, message: "the lock file could not be opened (\(Self.describe(errno)))", file: url)

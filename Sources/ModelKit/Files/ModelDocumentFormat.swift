@@ -88,29 +88,6 @@ public enum ModelDocumentFormat: Sendable, Hashable {
         return ModelError(code: .fileAccess, message: message, file: url)
     }
 
-    /// Why a file could not be written at `url`, as a sentence: a folder in
-    /// the way, no such folder, permission denied, or (when none of those)
-    /// that it could not be written.
-    static func writeProblem(at url: URL) -> ModelError {
-        let manager = FileManager.default
-        let folder = url.deletingLastPathComponent()
-        var isFolder: ObjCBool = false
-        var folderIsFolder: ObjCBool = false
-        let message: String
-        if manager.fileExists(atPath: url.path, isDirectory: &isFolder), isFolder.boolValue {
-            message = "this is a folder, not a file"
-        } else if !manager.fileExists(atPath: folder.path, isDirectory: &folderIsFolder) {
-            message = "no such folder: \(folder.path)"
-        } else if !folderIsFolder.boolValue {
-            message = "\(folder.path) is a file, not a folder"
-        } else if !manager.isWritableFile(atPath: folder.path) {
-            message = "permission denied: the folder cannot be written to"
-        } else {
-            message = "the file could not be written"
-        }
-        return ModelError(code: .fileAccess, message: message, file: url)
-    }
-
     /// Runs `body`, naming `url` in the ``ModelError`` it throws.
     static func attributing<Result>(to url: URL, _ body: () throws -> Result) throws -> Result {
         do {
@@ -123,14 +100,23 @@ public enum ModelDocumentFormat: Sendable, Hashable {
 }
 
 extension ModelObject {
-    /// Writes the saved form to a file, atomically: the file is written
-    /// beside its destination and then moved into place, so a crash or a
-    /// full disk leaves any previous file intact.
+    /// Writes the saved form to a file, atomically and durably: the bytes go
+    /// to a temporary file beside the destination, are synced, renamed over
+    /// it, and the folder is synced, so a crash, a power cut, a full disk or
+    /// a file-size limit leaves the previous file byte for byte intact and no
+    /// temporary file behind.
     ///
     /// ```swift
     /// try note.write(to: URL(fileURLWithPath: "note.json"))
     /// try note.write(to: URL(fileURLWithPath: "note.data"), format: .binaryPropertyList)
     /// ```
+    ///
+    /// A rewrite keeps the file's permission bits, and its owner and group
+    /// where the process may set them; a new file gets `0666` less the
+    /// umask. A destination that is a symbolic link stays a link: the file
+    /// it names gets the new bytes (a dangling link gets its target created,
+    /// when the target's folder exists). A temporary file that a killed
+    /// writer left for the same destination is removed.
     /// - Parameters:
     ///   - url: a file URL.
     ///   - format: the format; `nil` takes it from the extension.
@@ -139,12 +125,16 @@ extension ModelObject {
     ///   - references: which models of a graph are written once and referred
     ///     to elsewhere (see ``ReferencePolicy``); for JSON, `.shared` here or
     ///     in the format's options asks for shared references.
+    ///   - durability: ``FileDurability/synced`` (the default), or
+    ///     ``FileDurability/unsynced`` for caches and scratch files.
     /// - Throws: ``ModelError`` for an extension that names no format, an
-    ///   invalid graph, a file that cannot be written, or a value the format
-    ///   cannot hold.
+    ///   invalid graph, a value the format cannot hold, or a file that cannot
+    ///   be written, naming the file and the cause (no such folder,
+    ///   permission denied, no space left, the file-size limit, a read-only
+    ///   file system).
     public func write(
         to url: URL, format: ModelDocumentFormat? = nil, validating: Bool = true,
-        references: ReferencePolicy = .cycles
+        references: ReferencePolicy = .cycles, durability: FileDurability = .synced
     ) throws {
         if validating { try validate() }
         guard let format = format ?? ModelDocumentFormat(pathExtension: url.pathExtension) else {
@@ -161,10 +151,6 @@ extension ModelObject {
         } else {
             data = try format.data(for: .object(encodedRoot(references: references)))
         }
-        do {
-            try data.write(to: url, options: .atomic)
-        } catch {
-            throw ModelDocumentFormat.writeProblem(at: url)
-        }
+        try DurableFile.write(data, to: url, durability: durability)
     }
 }

@@ -1,0 +1,33 @@
+import Foundation
+
+extension ModelValue {
+    /// Writes the value as a document file through ModelKit's durable
+    /// writer, as ``ModelObject/write(to:format:validating:references:durability:)``
+    /// writes a model: atomically, synced, keeping the file's permissions and
+    /// symbolic links.
+    ///
+    /// ```swift
+    /// let value: ModelValue = ["volume": 0.8, "tags": ["a", "b"]]
+    /// try value.write(to: URL(fileURLWithPath: "settings.plist"))
+    /// ```
+    /// - Parameters:
+    ///   - url: a file URL.
+    ///   - format: the format; `nil` takes it from the extension (`.json`,
+    ///     `.plist` or `.xml`, `.bplist`).
+    ///   - durability: ``FileDurability/synced`` (the default), or
+    ///     ``FileDurability/unsynced`` for caches and scratch files.
+    /// - Throws: ``ModelError`` for an extension that names no format, a
+    ///   value the format cannot hold, or a file that cannot be written,
+    ///   naming the file and the cause.
+    public func write(to url: URL, format: ModelDocumentFormat? = nil, durability: FileDurability = .synced) throws {
+        guard let format = format ?? ModelDocumentFormat(pathExtension: url.pathExtension) else {
+            throw ModelError(
+                code: .unknownFormat,
+                message: "cannot choose a format from the extension \"\(url.pathExtension)\"; "
+                    + "use .json, .plist, .xml or .bplist, or pass a format",
+                file: url)
+        }
+        let data = try ModelDocumentFormat.attributing(to: url) { try format.data(for: self) }
+        try DurableFile.write(data, to: url, durability: durability)
+    }
+}
