@@ -100,7 +100,37 @@ struct ModelStorage {
 
     /// Destroys the values (by their types), the state and the lock, and
     /// frees the memory: the owner's `deinit` calls it, once.
+    ///
+    /// Releasing a value may release the last reference to another model,
+    /// whose `deinit` runs inside this one: a chain of models linked by
+    /// `next` would recurse once per model and overflow the stack. So a
+    /// storage destroyed while another is being destroyed on the same
+    /// thread is not destroyed there: it waits on the thread's
+    /// ``ReleaseQueue``, which the outermost destruction empties in a loop.
+    /// Any graph is freed at a constant depth of stack; a storage with no
+    /// values to destroy never looks at the queue.
     func destroy() {
+        let header = base.assumingMemoryBound(to: ModelState.self)
+        if header.pointee.layout.slotsToDestroy.isEmpty {
+            destroyContents()
+            return
+        }
+        ReleaseQueue.current.withValue { queue in
+            if queue.isDraining {
+                queue.pending.append(base)
+                return
+            }
+            queue.isDraining = true
+            destroyContents()
+            while let next = queue.pending.popLast() {
+                ModelStorage(base: next).destroyContents()
+            }
+            queue.isDraining = false
+        }
+    }
+
+    /// Destroys the values, the state and the lock, and frees the memory.
+    private func destroyContents() {
         let header = base.assumingMemoryBound(to: ModelState.self)
         // Borrowed, not retained: layouts live as long as the process.
         let layout = Unmanaged.passUnretained(header.pointee.layout)
@@ -162,4 +192,16 @@ struct ModelStorage {
     static func lockFailed(_ call: String, _ status: Int32) -> Never {
         preconditionFailure("ModelKit: \(call) failed (\(status))")
     }
+}
+
+/// The storages of models released while another model's storage is being
+/// destroyed on this thread, waiting for the outermost destruction to
+/// destroy them one after another (see ``ModelStorage/destroy()``).
+final class ReleaseQueue {
+    /// Whether a destruction is running on this thread.
+    var isDraining = false
+    /// The storages waiting, as their bases.
+    var pending: [UnsafeMutableRawPointer] = []
+
+    static let current = ThreadLocal { ReleaseQueue() }
 }

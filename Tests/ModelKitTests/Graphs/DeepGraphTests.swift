@@ -143,6 +143,24 @@ import Testing
         }
     }
 
+    /// On the test's own thread, in a debug build: the stack guard moves the
+    /// levels past its budget to a thread with a large stack, and dropping
+    /// the chains recurses not at all.
+    @Test func aTenThousandModelChainRoundTripsInJSONWithARaisedLimitOnTheTestThread() throws {
+        let root = Self.chain(10_000)
+        let data = try root.jsonData(options: JSONWritingOptions(maximumDepth: 20_000))
+        let back = try Note(json: data, options: JSONReadingOptions(maximumDepth: 20_000))
+        var depth = 1
+        var cursor = back.child
+        while let current = cursor {
+            depth += 1
+            cursor = current.child
+        }
+        #expect(depth == 10_000)
+        #expect(back.isEquivalent(to: root))
+        #expect(try back.jsonData(options: JSONWritingOptions(maximumDepth: 20_000)) == data)
+    }
+
     @Test func deepEncodingInsideWithLockIsAnErrorNotACrash() {
         Self.onThread {
             let root = Self.chain(511)
