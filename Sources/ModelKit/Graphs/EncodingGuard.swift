@@ -146,6 +146,26 @@ final class EncodingGuard {
         return .write(id: id)
     }
 
+    /// The id to write for a weak reference to `object`: the model is on the
+    /// path (an ancestor, which then carries the id, as for a cycle) or, with
+    /// ``ReferencePolicy/shared``, was written already; else `nil` (`null`).
+    func weakReferenceID(to object: ModelObject) -> String? {
+        let key = ObjectIdentifier(object)
+        if shared != nil, let id = sharedIDs[key] {
+            wroteReference = true
+            return id
+        }
+        guard let position = position(of: key) else { return nil }
+        if let existing = path[position].id {
+            wroteReference = true
+            return existing
+        }
+        let id = makeID()
+        path[position].id = id
+        wroteReference = true
+        return id
+    }
+
     /// Notes that the model last entered is written.
     /// - Returns: the id it must carry: the one ``enter(_:)`` gave, or one a
     ///   later model on its path gave it by referring back to it.

@@ -51,6 +51,14 @@ extension ModelObject {
                     copies[ObjectIdentifier($0)] ?? $0
                 }
             }
+            // A weak reference to a model copied too points at its copy.
+            for offset in layout.weakSlots {
+                if let reference = values[offset] as? any WeakReferenceValue, let target = reference.target,
+                    let copy = copies[ObjectIdentifier(target)]
+                {
+                    values[offset] = reference.pointing(to: copy)
+                }
+            }
             copies[ObjectIdentifier(object)]!.withState { state in
                 state.replaceValues(with: values)
                 state.bag = bag

@@ -39,6 +39,19 @@ extension ModelObject {
             let right = rhs.withState { ($0.snapshotValues(), $0.bag) }
             guard left.1 == right.1 else { return false }
             for slot in lhs.layout.slots {
+                if !lhs.layout.weakSlots.isEmpty, lhs.layout.weakSlots.contains(slot.offset),
+                    let a = left.0[slot.offset] as? any WeakReferenceValue,
+                    let b = right.0[slot.offset] as? any WeakReferenceValue
+                {
+                    // Weak references match when they name matching models.
+                    switch (a.target, b.target) {
+                    case (nil, nil): continue
+                    case (let x?, let y?):
+                        if x !== y, compared.insert(ObjectPair(x, y)).inserted { pending.append((x, y)) }
+                        continue
+                    default: return false
+                    }
+                }
                 let equal = slot.codec.matches(left.0[slot.offset], right.0[slot.offset]) { a, b in
                     if compared.insert(ObjectPair(a, b)).inserted { pending.append((a, b)) }
                 }

@@ -90,8 +90,10 @@ extension ModelObject {
         }
         guard let typed else {
             let found = value.map { "a value of type \(Swift.type(of: $0))" } ?? "nil"
+            let expected =
+                (slot.codec.valueType as? any WeakReferenceValue.Type)?.propertyTypeName ?? "\(slot.codec.valueType)"
             throw ModelError(
-                code: .typeMismatch, message: "expected \(slot.codec.valueType), found \(found)",
+                code: .typeMismatch, message: "expected \(expected), found \(found)",
                 keyPath: ModelKeyPath([.key(slot.key)]))
         }
         // Key-value access validates: the declared rules, then the class's hook.

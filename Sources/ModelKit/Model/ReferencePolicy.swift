@@ -9,7 +9,7 @@
 /// ```swift
 /// final class Node: ModelObject, @unchecked Sendable {
 ///     @Saved var name = ""
-///     @Saved var parent: Node? = nil
+///     @Saved(reference: .weak) var parent: Node? = nil
 ///     @Saved var children: [Node] = []
 /// }
 /// let root = Node()

@@ -89,6 +89,29 @@ public struct Saved<Value: ModelValueConvertible>: Sendable {
         position = ConstructionStack.push(wrappedValue, settings: SavedSettings(key: key, dateStrategy: dateStrategy))
     }
 
+    /// A saved model property that does or does not keep its model alive:
+    /// `@Saved(reference: .weak) var parent: Node? = nil` declares a parent
+    /// back-reference that makes no retain cycle (see ``ReferenceStrength``).
+    ///
+    /// ```swift
+    /// final class Node: ModelObject, @unchecked Sendable {
+    ///     @Saved var children: [Node] = []
+    ///     @Saved(reference: .weak) var parent: Node? = nil
+    /// }
+    /// ```
+    public init<Model: ModelObject>(wrappedValue: Value, _ key: String? = nil, reference: ReferenceStrength)
+    where Value == Model? {
+        guard reference == .weak else {
+            position = ConstructionStack.push(wrappedValue, settings: SavedSettings(key: key))
+            return
+        }
+        // A weak property's position is stored complemented (negative), which
+        // tells the accessors that its cell holds a `WeakReference<Model>`.
+        position = ~ConstructionStack.push(
+            WeakReference<Model>(wrappedValue),
+            settings: SavedSettings(key: key, codec: TypedSlotCodec<WeakReference<Model>>()))
+    }
+
     @available(*, unavailable, message: "@Saved can only be used on properties of ModelObject subclasses")
     public var wrappedValue: Value {
         get { fatalError("@Saved can only be used on properties of ModelObject subclasses") }
@@ -106,16 +129,27 @@ public struct Saved<Value: ModelValueConvertible>: Sendable {
         storage storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Saved<Value>>
     ) -> Value {
         @inline(__always) get {
-            object._readSlot(at: object[keyPath: storageKeyPath].position, as: Value.self)
+            let position = object[keyPath: storageKeyPath].position
+            if position < 0 { return object._readWeakSlot(at: ~position, as: Value.self) }
+            return object._readSlot(at: position, as: Value.self)
         }
         @inline(__always) set {
-            object._writeSlot(at: object[keyPath: storageKeyPath].position, newValue)
+            let position = object[keyPath: storageKeyPath].position
+            if position < 0 { return object._writeWeakSlot(at: ~position, newValue) }
+            object._writeSlot(at: position, newValue)
         }
         // In-place mutation (`items.append(x)`, `count += 1`, `names[k] = v`):
         // the value is mutated where it lies, under the object's lock, with no
         // copy, so the whole mutation is one atomic step and records one change.
         @inline(__always) _modify {
             let position = object[keyPath: storageKeyPath].position
+            if position < 0 {
+                // A weak reference: read, yield a copy, write back.
+                var copy = object._readWeakSlot(at: ~position, as: Value.self)
+                defer { object._writeWeakSlot(at: ~position, copy) }
+                yield &copy
+                return
+            }
             let value = object._beginMutation(at: position, as: Value.self)
             // Also when the mutation throws, which ends the access at the yield.
             defer { object._endMutation(at: position) }
@@ -132,6 +166,9 @@ struct SavedSettings {
     var dateStrategy: DateStrategy?
     /// The declared `[ValidationRule<Value>]`, if any.
     var rules: Any?
+    /// The codec of what the cell holds, when it is not the wrapper's
+    /// `Value` (a weak reference's box).
+    var codec: (any SlotCodec)?
 
     @usableFromInline
     init(key: String? = nil, dateStrategy: DateStrategy? = nil, rules: Any? = nil) {
@@ -139,17 +176,24 @@ struct SavedSettings {
         self.dateStrategy = dateStrategy
         self.rules = rules
     }
+
+    init(key: String?, codec: any SlotCodec) {
+        self.key = key
+        self.codec = codec
+    }
 }
 
 /// What the class layout reads from a `Saved` found by `Mirror`.
 protocol SavedDeclaration {
-    var position: Int { get }
+    /// Where the initial value was pushed.
+    var pushedAt: Int { get }
     var codec: any SlotCodec { get }
     /// The validator of the declared `rules` (a `[ValidationRule<Value>]`).
     func validator(rules: Any?) -> (any SlotValidator)?
 }
 
 extension Saved: SavedDeclaration {
+    var pushedAt: Int { position < 0 ? ~position : position }
     var codec: any SlotCodec { TypedSlotCodec<Value>() }
     func validator(rules: Any?) -> (any SlotValidator)? {
         guard let rules = rules as? [ValidationRule<Value>], !rules.isEmpty else { return nil }

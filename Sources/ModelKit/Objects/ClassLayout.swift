@@ -33,6 +33,9 @@ final class ClassLayout: Sendable {
     let offsetsByName: [String: Int]
     /// Offsets of slots whose values may hold models.
     let modelSlots: [Int]
+    /// The slots of `@Saved(reference: .weak)` properties, which the graph
+    /// walks do not follow (they keep no model), but copying re-points.
+    let weakSlots: [Int]
     /// For each slot: whether its value may hold models.
     let slotMayHoldModels: [Bool]
     /// Whether some slot declares rules: loading such a class goes through
@@ -116,7 +119,8 @@ final class ClassLayout: Sendable {
         for slot in slots { byName[slot.propertyName] = slot.offset }
         offsetsByName = byName
         modelSlots = slots.filter { $0.codec.mayContainModels }.map(\.offset)
-        slotMayHoldModels = slots.map { $0.codec.mayContainModels }
+        weakSlots = slots.filter { $0.codec.valueType is any WeakReferenceValue.Type }.map(\.offset)
+        slotMayHoldModels = slots.map { $0.codec.mayContainModels || $0.codec.valueType is any WeakReferenceValue.Type }
         hasRules = slots.contains { $0.validator != nil }
         modelShapes = modelSlots.map { slots[$0].codec.valueType as? any JSONModelShape.Type }
         shapes = slots.map { $0.codec.valueType as? any JSONModelShape.Type }
@@ -217,16 +221,16 @@ final class ClassLayout: Sendable {
         var slots = [Slot?](repeating: nil, count: count)
         var declaredOrder: [Int] = []
         for item in found {
-            let offset = item.declaration.position - base
+            let offset = item.declaration.pushedAt - base
             guard base >= 0, offset >= 0, offset < count, slots[offset] == nil else {
                 preconditionFailure(
                     "ModelKit: the @Saved properties of \(type) were not initialised in declaration order. "
                         + "Give every @Saved property a default value (`@Saved var \(item.name) = …`).")
             }
-            let settings = stack.settings(at: item.declaration.position)
+            let settings = stack.settings(at: item.declaration.pushedAt)
             let key = settings.key ?? item.name
             slots[offset] = Slot(
-                key: key, propertyName: item.name, offset: offset, codec: item.declaration.codec,
+                key: key, propertyName: item.name, offset: offset, codec: settings.codec ?? item.declaration.codec,
                 dateStrategy: settings.dateStrategy, validator: item.declaration.validator(rules: settings.rules))
             declaredOrder.append(offset)
         }

@@ -90,8 +90,11 @@ struct TypedSlotCodec<Value: ModelValueConvertible>: SlotCodec {
     func cast(_ value: Any?) -> Any? {
         if let value {
             if let typed = value as? Value { return typed }
+            // A weak reference's cell is set from the property's own value.
+            if let weak = Value.self as? any WeakReferenceValue.Type { return weak.referring(to: value) }
             return nil
         }
+        if let weak = Value.self as? any WeakReferenceValue.Type { return weak.referring(to: nil) }
         // nil is a value only of optional types.
         if let optional = Value.self as? any ExpressibleByNilLiteral.Type {
             return optional.init(nilLiteral: ())

@@ -272,7 +272,7 @@ final class ReadmeVersionedNote: ModelObject, @unchecked Sendable {
             // README example 8
             final class Node: ModelObject, @unchecked Sendable {
                 @Saved var name = ""
-                @Saved var parent: Node? = nil
+                @Saved(reference: .weak) var parent: Node? = nil
                 @Saved var children: [Node] = []
             }
 
