@@ -7,21 +7,42 @@ extension ModelDefaults {
         let handler: @Sendable (_ key: String, _ old: ModelValue?, _ new: ModelValue?) -> Void
     }
 
+    /// Calls `handler` with each change of the value under `key`, as
+    /// ``ModelObject/observe(_:handler:)`` does for a model: the change's
+    /// `oldValue` and `newValue` are ``ModelValue``s, `nil` where the key has
+    /// none. A change is a value set or removed here, a registered default
+    /// that answers for it, or another process's change seen on reloading.
+    /// The handler runs on the thread that made the change, after the
+    /// store's lock is released.
+    ///
+    /// ```swift
+    /// let token = store.observe("volume") { change in print(change) }
+    /// store.set(0.3, forKey: "volume")   // volume: 0.8 → 0.3
+    /// ```
+    /// - Returns: the token; the observer stops when it is cancelled or released.
+    public func observe(_ key: String, handler: @escaping @Sendable (ModelChange) -> Void) -> ModelObservation {
+        addObserver(KeyObserver(key: key) { key, old, new in
+            handler(ModelChange(key: key, oldValue: old, newValue: new))
+        })
+    }
+
     /// Calls `handler` with the old and new value each time the value under
-    /// `key` changes: set or removed here, a registered default that answers
-    /// for it, or another process's change seen on reloading. A value is
-    /// `nil` where the key has none. The handler runs on the thread that
-    /// made the change, after the store's lock is released.
+    /// `key` changes: the two-argument form of ``observe(_:handler:)``.
     ///
     /// ```swift
     /// let token = store.observe("volume") { old, new in print(old as Any, new as Any) }
-    /// store.set(0.3, forKey: "volume")   // Optional(0.8) Optional(0.3)
     /// ```
-    /// - Returns: the token; the observer stops when it is cancelled or released.
     public func observe(
         _ key: String, _ handler: @escaping @Sendable (_ old: ModelValue?, _ new: ModelValue?) -> Void
     ) -> ModelObservation {
         addObserver(KeyObserver(key: key) { _, old, new in handler(old, new) })
+    }
+
+    /// Calls `handler` with every change of any key.
+    public func observeAll(handler: @escaping @Sendable (ModelChange) -> Void) -> ModelObservation {
+        addObserver(KeyObserver(key: nil) { key, old, new in
+            handler(ModelChange(key: key, oldValue: old, newValue: new))
+        })
     }
 
     /// Calls `handler` with the key, old and new value of every change.
@@ -31,19 +52,29 @@ extension ModelDefaults {
         addObserver(KeyObserver(key: nil, handler: handler))
     }
 
+    /// Calls `handler` with each change of a typed key, its values typed: each
+    /// is what the key reads as (``subscript(_:)``'s rule) before and after.
+    ///
+    /// ```swift
+    /// let token = store.observe(.volume) { change in print(change.newValue as! Int) }
+    /// ```
+    public func observe<Value: ModelValueConvertible>(
+        _ key: Key<Value>, handler: @escaping @Sendable (ModelChange) -> Void
+    ) -> ModelObservation {
+        let forward = UncheckedSendable { [unowned self] (old: ModelValue?, new: ModelValue?) in
+            handler(ModelChange(key: key.name, oldValue: resolved(key, storedValue: old), newValue: resolved(key, storedValue: new)))
+        }
+        return observe(key.name) { old, new in forward.value(old, new) }
+    }
+
     /// Calls `handler` with the old and new value of a typed key each time it
-    /// changes; a missing value or one of another type reads as the key's default.
+    /// changes, each what the key reads as (``subscript(_:)``'s rule).
     public func observe<Value: ModelValueConvertible>(
         _ key: Key<Value>, _ handler: @escaping @Sendable (_ old: Value, _ new: Value) -> Void
     ) -> ModelObservation {
-        let fallback = key.defaultValue
         // Made here, where the type is known; the observer only calls it.
-        let forward = UncheckedSendable { (old: ModelValue?, new: ModelValue?) in
-            let decode = { (value: ModelValue?) -> Value in
-                guard let value, let typed = try? Value.decoded(from: value) else { return fallback }
-                return typed
-            }
-            handler(decode(old), decode(new))
+        let forward = UncheckedSendable { [unowned self] (old: ModelValue?, new: ModelValue?) in
+            handler(resolved(key, storedValue: old), resolved(key, storedValue: new))
         }
         return observe(key.name) { old, new in forward.value(old, new) }
     }

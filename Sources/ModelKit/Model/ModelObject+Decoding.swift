@@ -204,7 +204,9 @@ extension ModelObject {
     /// Applies a loaded object to this new object.
     func load(_ value: ModelValue) throws {
         guard case .object(let members) = value else {
-            throw ModelError.typeMismatch(expected: "a \(Swift.type(of: self)) object", found: value)
+            var error = ModelError.typeMismatch(expected: "a \(Swift.type(of: self)) object", found: value)
+            if case .array = value { error.message += "; read an array of models with [\(Swift.type(of: self))](json:)" }
+            throw error
         }
         apply(try decodePendingRoot(members), recordingChanges: false, replacingBag: true)
     }

@@ -57,7 +57,9 @@ private final class Limits: ModelObject, @unchecked Sendable {
 
     @Test func notAnObjectIsAnError() {
         let error = #expect(throws: ModelError.self) { try Note(modelValue: [1, 2]) }
-        #expect(error?.description == "expected a Note object, found an array of 2 elements")
+        #expect(
+            error?.description
+                == "expected a Note object, found an array of 2 elements; read an array of models with [Note](json:)")
     }
 
     @Test func aFailedUpdateChangesNothing() throws {

@@ -62,6 +62,11 @@ public struct JSONWritingOptions: Sendable, Hashable {
         self.references = references
     }
 
+    /// The default options: compact output in insertion order.
+    public init() {
+        self.init(prettyPrinted: false)
+    }
+
     /// Compact output in insertion order: the default.
     public static let compact = JSONWritingOptions()
     /// Pretty-printed output with two-space indentation, in insertion order.

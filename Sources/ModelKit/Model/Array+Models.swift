@@ -1,0 +1,139 @@
+import Foundation
+
+/// Arrays of models as documents of their own: a top-level JSON array (what
+/// most web APIs return), a property list whose root is an array, a file.
+///
+/// ```swift
+/// let books = try [Book](json: #"[{"title":"Emma"},{"title":"Persuasion"}]"#)
+/// print(books.map(\.title))                  // ["Emma", "Persuasion"]
+/// print(try books.jsonString())
+/// // [{"type":"Book","version":1,"title":"Emma"},{"type":"Book","version":1,"title":"Persuasion"}]
+/// ```
+///
+/// Each element is read as ``ModelObject/decoded(from:)`` reads a model, so
+/// an element may be a registered subclass that it names under its `type`.
+/// Errors name the element: `[3].title: expected String, found an integer (5)`.
+/// Each element is written as the root of its own saved form (cycles within
+/// an element become references); references between elements are not kept.
+extension Array where Element: ModelObject {
+    /// Reads a JSON array of models.
+    /// - Throws: ``ModelError`` for a malformed document (with line and
+    ///   column), a root that is not an array, or a bad element (its index
+    ///   first in the key path).
+    public init(json: Data, options: JSONReadingOptions = JSONReadingOptions()) throws {
+        try self.init(modelValue: ModelValue(json: json, options: options))
+    }
+
+    /// Reads a JSON array of models from text.
+    public init(json: String, options: JSONReadingOptions = JSONReadingOptions()) throws {
+        try self.init(json: Data(json.utf8), options: options)
+    }
+
+    /// Reads a property list (XML or binary) whose root is an array of models.
+    public init(propertyList: Data) throws {
+        try self.init(modelValue: ModelValue(propertyList: propertyList))
+    }
+
+    /// Reads a file holding an array of models, in JSON or a property list,
+    /// whichever its content is.
+    /// - Throws: ``ModelError`` naming the file.
+    public init(contentsOf url: URL) throws {
+        let (data, format) = try ModelDocumentFormat.bytes(contentsOf: url)
+        self = try ModelDocumentFormat.attributing(to: url) {
+            if case .json = format { return try Self(json: data) }
+            return try Self(propertyList: data)
+        }
+    }
+
+    /// Reads an array of models from its ``ModelValue``.
+    /// - Throws: ``ModelError`` for a value that is not an array, or a bad
+    ///   element (its index first in the key path).
+    public init(modelValue: ModelValue) throws {
+        guard case .array(let elements) = modelValue else {
+            throw ModelError.typeMismatch(expected: "an array of \(Element.self) objects", found: modelValue)
+        }
+        var models: [Element] = []
+        models.reserveCapacity(elements.count)
+        for (index, element) in elements.enumerated() {
+            do {
+                models.append(try Element.decoded(from: element))
+            } catch let error as ModelError {
+                throw error.prepending(.index(index))
+            }
+        }
+        self = models
+    }
+
+    /// The saved forms of the models, as an array.
+    /// - Throws: ``ModelError`` for a model that cannot be written (its index
+    ///   first in the key path).
+    public func arrayModelValue(references: ReferencePolicy = .cycles, maximumDepth: Int = 512) throws -> ModelValue {
+        var values: [ModelValue] = []
+        values.reserveCapacity(count)
+        for (index, model) in enumerated() {
+            do {
+                values.append(.object(try model.encodedRoot(references: references, maximumDepth: maximumDepth)))
+            } catch let error as ModelError {
+                throw error.prepending(.index(index))
+            }
+        }
+        return .array(values)
+    }
+
+    /// The models as a JSON array.
+    public func jsonData(options: JSONWritingOptions = JSONWritingOptions()) throws -> Data {
+        try arrayModelValue(references: options.references, maximumDepth: options.maximumDepth)
+            .jsonData(options: options)
+    }
+
+    /// The models as JSON text.
+    public func jsonString(options: JSONWritingOptions = JSONWritingOptions()) throws -> String {
+        String(decoding: try jsonData(options: options), as: UTF8.self)
+    }
+
+    /// The models as a property list whose root is an array.
+    public func propertyListData(format: PropertyListSerialization.PropertyListFormat = .xml) throws -> Data {
+        try arrayModelValue().propertyListData(format: format)
+    }
+
+    /// Writes the models as one document through ModelKit's durable writer
+    /// (see ``ModelObject/write(to:format:validating:references:durability:)``).
+    /// - Parameters:
+    ///   - format: the format; `nil` takes it from the extension.
+    ///   - validating: whether to ``ModelObject/validate()`` every model first.
+    public func write(
+        to url: URL, format: ModelDocumentFormat? = nil, validating: Bool = true,
+        durability: FileDurability = .synced
+    ) throws {
+        if validating {
+            for (index, model) in enumerated() {
+                do { try model.validate() } catch let error as ModelError { throw error.prepending(.index(index)) }
+            }
+        }
+        let value: ModelValue
+        if case .json(let options) = format ?? ModelDocumentFormat(pathExtension: url.pathExtension) {
+            value = try arrayModelValue(references: options.references, maximumDepth: options.maximumDepth)
+        } else {
+            value = try arrayModelValue()
+        }
+        try value.write(to: url, format: format, durability: durability)
+    }
+}
+
+extension ModelObject {
+    /// Creates an object from JSON text, as ``init(json:options:)`` does from bytes.
+    ///
+    /// ```swift
+    /// let note = try Note(json: #"{"title":"Milk"}"#)
+    /// ```
+    public convenience init(json: String, options: JSONReadingOptions = JSONReadingOptions()) throws {
+        try self.init(json: Data(json.utf8), options: options)
+    }
+}
+
+extension ModelValue {
+    /// Reads a JSON text, as ``init(json:options:)`` reads bytes.
+    public init(json: String, options: JSONReadingOptions = JSONReadingOptions()) throws {
+        try self.init(json: Data(json.utf8), options: options)
+    }
+}
