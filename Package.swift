@@ -17,7 +17,7 @@ let package = Package(
         .testTarget(
             name: "ModelKitTests", dependencies: ["ModelKit"], path: "Tests/ModelKitTests",
             // Read by path (#filePath), not bundled.
-            exclude: ["PropertyList/Fixtures"]),
+            exclude: ["PropertyList/Fixtures", "Patches/Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

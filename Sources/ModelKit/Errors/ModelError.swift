@@ -59,6 +59,9 @@ public struct ModelError: Error, Sendable, CustomStringConvertible, CustomDebugS
         public static let fileAccess = Code("fileAccess")
         /// A file whose format could not be recognised or chosen.
         public static let unknownFormat = Code("unknownFormat")
+        /// A JSON Patch `test` operation that found a value other than the
+        /// one it expected (see ``JSONPatch``).
+        public static let testFailed = Code("testFailed")
     }
 
     /// Where in a document the failure was found.

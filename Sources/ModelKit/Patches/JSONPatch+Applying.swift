@@ -1,0 +1,267 @@
+import Foundation
+
+extension JSONPatch {
+    /// The value that this patch makes of `value`.
+    ///
+    /// ```swift
+    /// let patch = try JSONPatch(json: #"[{"op":"replace","path":"/tags/7","value":"x"}]"#)
+    /// do {
+    ///     _ = try patch.applied(to: ["tags": ["a", "b", "c"]])
+    /// } catch {
+    ///     print(error)   // operation 0 (replace /tags/7): no element at index 7; the array has 3 elements
+    /// }
+    /// ```
+    ///
+    /// The operations run in order, each on the result of the one before, as
+    /// RFC 6902 says. All or nothing: they work on a copy, so when one fails
+    /// `value` is as it was (it is a value, and never changes) and no
+    /// partial result is returned.
+    /// - Parameter value: the document to patch.
+    /// - Returns: the patched document.
+    /// - Throws: ``ModelError`` naming the failing operation's index, its
+    ///   path and the reason: code ``ModelError/Code/unknownKey`` for a path
+    ///   that names nothing, ``ModelError/Code/typeMismatch`` for a path
+    ///   through a value that is not an object or an array,
+    ///   ``ModelError/Code/testFailed`` for a `test` that found another
+    ///   value, ``ModelError/Code/malformedDocument`` for a move into the
+    ///   value's own child.
+    public func applied(to value: ModelValue) throws -> ModelValue {
+        try applied(to: value, checking: { _, _ in })
+    }
+
+    /// Why an operation failed, before the operation is named.
+    struct Failure: Error {
+        var code: ModelError.Code
+        var reason: String
+    }
+
+    /// ``applied(to:)``, running `check` on the document after each
+    /// operation; a ``Failure`` it throws is reported as that operation's.
+    func applied(
+        to value: ModelValue, checking check: (Operation, ModelValue) throws -> Void
+    ) throws -> ModelValue {
+        var document = value
+        for (index, operation) in operations.enumerated() {
+            do {
+                try Self.apply(operation, to: &document)
+                try check(operation, document)
+            } catch let failure as Failure {
+                throw ModelError(
+                    code: failure.code, message: "operation \(index) (\(operation.summary)): \(failure.reason)")
+            }
+        }
+        return document
+    }
+
+    /// Applies one operation to `document`, which is a scratch copy: on a
+    /// failure it may be left half-changed.
+    private static func apply(_ operation: Operation, to document: inout ModelValue) throws {
+        switch operation {
+        case .add(let path, let value):
+            try add(value, at: path, in: &document)
+        case .remove(let path):
+            _ = try remove(at: path, in: &document)
+        case .replace(let path, let value):
+            guard let last = path.tokens.last else {
+                document = value
+                return
+            }
+            try withValue(at: path.tokens.dropLast(), in: &document) { parent, place in
+                switch parent {
+                case .object(var members):
+                    guard let position = members.index(forKey: last) else { throw noMember(last, in: place) }
+                    parent = .null
+                    members.replaceValue(at: position, with: value)
+                    parent = .object(members)
+                case .array(var elements):
+                    let index = try existingIndex(last, count: elements.count)
+                    parent = .null
+                    elements[index] = value
+                    parent = .array(elements)
+                default:
+                    throw notAContainer(parent, at: place, token: last)
+                }
+            }
+        case .move(let from, let path):
+            if from.isProperPrefix(of: path) { throw Failure(code: .malformedDocument, reason: movedIntoItself) }
+            let value = try remove(at: from, in: &document)
+            try add(value, at: path, in: &document)
+        case .copy(let from, let path):
+            try add(try self.value(at: from, in: document), at: path, in: &document)
+        case .test(let path, let expected):
+            let found = try self.value(at: path, in: document)
+            guard found.isJSONEqual(to: expected) else {
+                throw Failure(code: .testFailed, reason: "found \(shown(found)), expected \(shown(expected))")
+            }
+        }
+    }
+
+    /// Adds `value` at `path`: RFC 6902's `add`.
+    private static func add(_ value: ModelValue, at path: JSONPointer, in document: inout ModelValue) throws {
+        guard let last = path.tokens.last else {
+            document = value
+            return
+        }
+        try withValue(at: path.tokens.dropLast(), in: &document) { parent, place in
+            switch parent {
+            case .object(var members):
+                parent = .null
+                members[last] = value
+                parent = .object(members)
+            case .array(var elements):
+                let index: Int
+                switch JSONPointer.arrayPosition(last) {
+                case .end: index = elements.count
+                case .index(let position) where position <= elements.count: index = position
+                case .index(let position):
+                    throw Failure(
+                        code: .unknownKey,
+                        reason: "cannot insert at index \(position); the array has \(elements.count) "
+                            + "element\(elements.count == 1 ? "" : "s")")
+                case nil: throw notAnIndex(last)
+                }
+                parent = .null
+                elements.insert(value, at: index)
+                parent = .array(elements)
+            default:
+                throw notAContainer(parent, at: place, token: last)
+            }
+        }
+    }
+
+    /// Removes the value at `path` and returns it: RFC 6902's `remove`.
+    private static func remove(at path: JSONPointer, in document: inout ModelValue) throws -> ModelValue {
+        guard let last = path.tokens.last else {
+            throw Failure(code: .invalidValue, reason: "cannot remove the whole document")
+        }
+        return try withValue(at: path.tokens.dropLast(), in: &document) { parent, place in
+            switch parent {
+            case .object(var members):
+                guard members.index(forKey: last) != nil else { throw noMember(last, in: place) }
+                parent = .null
+                let removed = members.removeValue(forKey: last)
+                parent = .object(members)
+                return removed ?? .null
+            case .array(var elements):
+                let index = try existingIndex(last, count: elements.count)
+                parent = .null
+                let removed = elements.remove(at: index)
+                parent = .array(elements)
+                return removed
+            default:
+                throw notAContainer(parent, at: place, token: last)
+            }
+        }
+    }
+
+    /// The value at `path`.
+    private static func value(at path: JSONPointer, in document: ModelValue) throws -> ModelValue {
+        var current = document
+        for (depth, token) in path.tokens.enumerated() {
+            switch current {
+            case .object(let members):
+                guard let member = members[token] else {
+                    throw noMember(token, in: path.tokens.prefix(depth))
+                }
+                current = member
+            case .array(let elements):
+                current = elements[try existingIndex(token, count: elements.count)]
+            default:
+                throw notAContainer(current, at: path.tokens.prefix(depth), token: token)
+            }
+        }
+        return current
+    }
+
+    /// Runs `body` on the value at `tokens` in place, with the tokens that
+    /// lead to it, so that only the values on the way are copied (where
+    /// `document` shares its storage).
+    private static func withValue<Result>(
+        at tokens: ArraySlice<String>, in document: inout ModelValue,
+        _ body: (inout ModelValue, ArraySlice<String>) throws -> Result
+    ) throws -> Result {
+        try withValue(at: tokens, depth: tokens.startIndex, in: &document, body)
+    }
+
+    private static func withValue<Result>(
+        at tokens: ArraySlice<String>, depth: Int, in value: inout ModelValue,
+        _ body: (inout ModelValue, ArraySlice<String>) throws -> Result
+    ) throws -> Result {
+        guard depth < tokens.endIndex else { return try body(&value, tokens) }
+        let token = tokens[depth]
+        switch value {
+        case .object(var members):
+            guard let position = members.index(forKey: token) else {
+                throw noMember(token, in: tokens[..<depth])
+            }
+            // Take the child out, so that it is not shared while it changes.
+            value = .null
+            var child = members.values[position]
+            members.replaceValue(at: position, with: .null)
+            defer {
+                members.replaceValue(at: position, with: child)
+                value = .object(members)
+            }
+            return try withValue(at: tokens, depth: depth + 1, in: &child, body)
+        case .array(var elements):
+            let index = try existingIndex(token, count: elements.count)
+            value = .null
+            var child = elements[index]
+            elements[index] = .null
+            defer {
+                elements[index] = child
+                value = .array(elements)
+            }
+            return try withValue(at: tokens, depth: depth + 1, in: &child, body)
+        default:
+            throw notAContainer(value, at: tokens[..<depth], token: token)
+        }
+    }
+
+    /// The index of an existing element that `token` names.
+    private static func existingIndex(_ token: String, count: Int) throws -> Int {
+        switch JSONPointer.arrayPosition(token) {
+        case .index(let index) where index < count: return index
+        case .index(let index):
+            throw Failure(
+                code: .unknownKey,
+                reason: "no element at index \(index == .max ? token : String(index)); the array has \(count) "
+                    + "element\(count == 1 ? "" : "s")")
+        case .end:
+            throw Failure(
+                code: .unknownKey,
+                reason: "\"-\" names the position after the last element, where there is no element")
+        case nil:
+            throw notAnIndex(token)
+        }
+    }
+
+    private static func notAnIndex(_ token: String) -> Failure {
+        Failure(
+            code: .unknownKey,
+            reason: "\(ModelValue.quoted(token)) is not an array index "
+                + "(0, or digits with no leading zero, or \"-\" for the end)")
+    }
+
+    private static func noMember(_ key: String, in place: ArraySlice<String>) -> Failure {
+        Failure(code: .unknownKey, reason: "\(placeName(place)) has no member \(ModelValue.quoted(key))")
+    }
+
+    private static func notAContainer(_ value: ModelValue, at place: ArraySlice<String>, token: String) -> Failure {
+        Failure(
+            code: .typeMismatch,
+            reason: "\(placeName(place)) is \(value.excerpt), which has no member or element "
+                + ModelValue.quoted(token))
+    }
+
+    /// The document, or the pointer of a value in it, for messages.
+    private static func placeName(_ tokens: ArraySlice<String>) -> String {
+        tokens.isEmpty ? "the document" : "the value at " + JSONPointer(tokens: Array(tokens)).description
+    }
+
+    /// A value as a `test` failure shows it: its JSON text, shortened.
+    private static func shown(_ value: ModelValue) -> String {
+        guard let text = try? value.jsonString() else { return value.excerpt }
+        return text.count > 60 ? String(text.prefix(60)) + "…" : text
+    }
+}

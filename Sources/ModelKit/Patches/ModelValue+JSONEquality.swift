@@ -1,0 +1,127 @@
+import Foundation
+
+extension ModelValue {
+    /// Whether the two are equal as JSON values, as RFC 6902's `test`
+    /// compares them.
+    ///
+    /// Unlike `==`, which keeps ModelKit's cases apart, this compares what
+    /// JSON text can tell apart: numbers are equal when their values are
+    /// (`1`, `1.0` and `1e0`), objects whatever the order of their members,
+    /// and a date or data equals the string that JSON writes for it (ISO 8601
+    /// text, base64).
+    ///
+    /// ```swift
+    /// print(ModelValue.int(1) == .double(1))                 // false
+    /// print(ModelValue.int(1).isJSONEqual(to: .double(1)))   // true
+    /// ```
+    /// - Parameter other: the value to compare with.
+    /// - Returns: whether a JSON reader could not tell the two apart.
+    public func isJSONEqual(to other: ModelValue) -> Bool {
+        switch (self, other) {
+        case (.null, .null): return true
+        case (.bool(let a), .bool(let b)): return a == b
+        case (.string(let a), .string(let b)): return a == b
+        case (.date(let a), .date(let b)): return a == b
+        case (.data(let a), .data(let b)): return a == b
+        case (.date, .string(let text)), (.data, .string(let text)): return jsonText == text
+        case (.string(let text), .date), (.string(let text), .data): return other.jsonText == text
+        case (.array(let a), .array(let b)):
+            return a.count == b.count && zip(a, b).allSatisfy { $0.isJSONEqual(to: $1) }
+        case (.object(let a), .object(let b)):
+            guard a.count == b.count else { return false }
+            for (key, value) in a {
+                guard let match = b[key], value.isJSONEqual(to: match) else { return false }
+            }
+            return true
+        default:
+            guard let a = numberForm, let b = other.numberForm else { return false }
+            return a.isEqual(to: b)
+        }
+    }
+
+    /// A hash that agrees with ``isJSONEqual(to:)``: values equal as JSON
+    /// hash alike.
+    var jsonHash: Int {
+        var hasher = Hasher()
+        combineJSONHash(into: &hasher)
+        return hasher.finalize()
+    }
+
+    private func combineJSONHash(into hasher: inout Hasher) {
+        switch self {
+        case .null: hasher.combine(0 as UInt8)
+        case .bool(let flag): hasher.combine(1 as UInt8); hasher.combine(flag)
+        case .int, .bigInteger, .double:
+            hasher.combine(2 as UInt8)
+            // Equal numbers have equal nearest doubles.
+            let approximate = numberForm?.approximateValue ?? 0
+            hasher.combine(approximate.isNaN ? Double.nan.bitPattern : (approximate == 0 ? 0 : approximate.bitPattern))
+        case .string(let text): hasher.combine(3 as UInt8); hasher.combine(text)
+        case .date, .data: hasher.combine(3 as UInt8); hasher.combine(jsonText)
+        case .array(let elements):
+            hasher.combine(4 as UInt8)
+            hasher.combine(elements.count)
+            for element in elements { element.combineJSONHash(into: &hasher) }
+        case .object(let members):
+            // Order-independent, as equality is.
+            var sum = 0
+            for (key, value) in members {
+                var member = Hasher()
+                member.combine(key)
+                value.combineJSONHash(into: &member)
+                sum &+= member.finalize()
+            }
+            hasher.combine(5 as UInt8)
+            hasher.combine(members.count)
+            hasher.combine(sum)
+        }
+    }
+
+    /// The string JSON writes for a date or data; `nil` for other values.
+    private var jsonText: String? {
+        switch self {
+        case .date(let date): ISO8601DateText.standardString(from: date)
+        case .data(let bytes): bytes.base64EncodedString()
+        default: nil
+        }
+    }
+
+    /// A number's value, for comparing numbers of different cases.
+    private enum NumberForm {
+        case integer(Int)
+        case digits(String)
+        case floating(Double)
+
+        var approximateValue: Double {
+            switch self {
+            case .integer(let value): Double(value)
+            case .digits(let digits): Double(digits) ?? 0
+            case .floating(let value): value
+            }
+        }
+
+        func isEqual(to other: NumberForm) -> Bool {
+            switch (self, other) {
+            case (.integer(let a), .integer(let b)): return a == b
+            case (.digits(let a), .digits(let b)): return a == b
+            case (.floating(let a), .floating(let b)): return a == b || (a.isNaN && b.isNaN)
+            case (.integer(let a), .digits(let b)), (.digits(let b), .integer(let a)): return String(a) == b
+            case (.integer(let a), .floating(let b)), (.floating(let b), .integer(let a)):
+                return Int(exactly: b) == a
+            case (.digits(let a), .floating(let b)), (.floating(let b), .digits(let a)):
+                // An integral double's exact decimal digits.
+                guard b.isFinite, b.rounded(.towardZero) == b else { return false }
+                return String(format: "%.0f", b) == a
+            }
+        }
+    }
+
+    private var numberForm: NumberForm? {
+        switch self {
+        case .int(let value): .integer(value)
+        case .bigInteger(let digits): .digits(digits)
+        case .double(let value): .floating(value)
+        default: nil
+        }
+    }
+}
