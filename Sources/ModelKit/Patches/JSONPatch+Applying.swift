@@ -67,18 +67,14 @@ extension JSONPatch {
                 return
             }
             try withValue(at: path.tokens.dropLast(), in: &document) { parent, place in
-                switch parent {
-                case .object(var members):
+                if var members = parent.takeObject() {
+                    defer { parent = .object(members) }
                     guard let position = members.index(forKey: last) else { throw noMember(last, in: place) }
-                    parent = .null
                     members.replaceValue(at: position, with: value)
-                    parent = .object(members)
-                case .array(var elements):
-                    let index = try existingIndex(last, count: elements.count)
-                    parent = .null
-                    elements[index] = value
-                    parent = .array(elements)
-                default:
+                } else if var elements = parent.takeArray() {
+                    defer { parent = .array(elements) }
+                    elements[try existingIndex(last, count: elements.count)] = value
+                } else {
                     throw notAContainer(parent, at: place, token: last)
                 }
             }
@@ -103,16 +99,14 @@ extension JSONPatch {
             return
         }
         try withValue(at: path.tokens.dropLast(), in: &document) { parent, place in
-            switch parent {
-            case .object(var members):
-                parent = .null
+            if var members = parent.takeObject() {
                 members[last] = value
                 parent = .object(members)
-            case .array(var elements):
-                let index: Int
+            } else if var elements = parent.takeArray() {
+                defer { parent = .array(elements) }
                 switch JSONPointer.arrayPosition(last) {
-                case .end: index = elements.count
-                case .index(let position) where position <= elements.count: index = position
+                case .end: elements.append(value)
+                case .index(let position) where position <= elements.count: elements.insert(value, at: position)
                 case .index(let position):
                     throw Failure(
                         code: .unknownKey,
@@ -120,10 +114,7 @@ extension JSONPatch {
                             + "element\(elements.count == 1 ? "" : "s")")
                 case nil: throw notAnIndex(last)
                 }
-                parent = .null
-                elements.insert(value, at: index)
-                parent = .array(elements)
-            default:
+            } else {
                 throw notAContainer(parent, at: place, token: last)
             }
         }
@@ -135,20 +126,14 @@ extension JSONPatch {
             throw Failure(code: .invalidValue, reason: "cannot remove the whole document")
         }
         return try withValue(at: path.tokens.dropLast(), in: &document) { parent, place in
-            switch parent {
-            case .object(var members):
-                guard members.index(forKey: last) != nil else { throw noMember(last, in: place) }
-                parent = .null
-                let removed = members.removeValue(forKey: last)
-                parent = .object(members)
-                return removed ?? .null
-            case .array(var elements):
-                let index = try existingIndex(last, count: elements.count)
-                parent = .null
-                let removed = elements.remove(at: index)
-                parent = .array(elements)
+            if var members = parent.takeObject() {
+                defer { parent = .object(members) }
+                guard let removed = members.removeValue(forKey: last) else { throw noMember(last, in: place) }
                 return removed
-            default:
+            } else if var elements = parent.takeArray() {
+                defer { parent = .array(elements) }
+                return elements.remove(at: try existingIndex(last, count: elements.count))
+            } else {
                 throw notAContainer(parent, at: place, token: last)
             }
         }
@@ -174,8 +159,10 @@ extension JSONPatch {
     }
 
     /// Runs `body` on the value at `tokens` in place, with the tokens that
-    /// lead to it, so that only the values on the way are copied (where
-    /// `document` shares its storage).
+    /// lead to it: each container on the way is taken out of its parent
+    /// while it changes, so that it is copied only where `document` shares
+    /// it with another value, and an operation costs what its path does, not
+    /// what the document does.
     private static func withValue<Result>(
         at tokens: ArraySlice<String>, in document: inout ModelValue,
         _ body: (inout ModelValue, ArraySlice<String>) throws -> Result
@@ -189,31 +176,22 @@ extension JSONPatch {
     ) throws -> Result {
         guard depth < tokens.endIndex else { return try body(&value, tokens) }
         let token = tokens[depth]
-        switch value {
-        case .object(var members):
-            guard let position = members.index(forKey: token) else {
-                throw noMember(token, in: tokens[..<depth])
-            }
-            // Take the child out, so that it is not shared while it changes.
-            value = .null
+        if var members = value.takeObject() {
+            defer { value = .object(members) }
+            guard let position = members.index(forKey: token) else { throw noMember(token, in: tokens[..<depth]) }
+            // Take the child out too, so that it is not shared while it changes.
             var child = members.values[position]
             members.replaceValue(at: position, with: .null)
-            defer {
-                members.replaceValue(at: position, with: child)
-                value = .object(members)
-            }
+            defer { members.replaceValue(at: position, with: child) }
             return try withValue(at: tokens, depth: depth + 1, in: &child, body)
-        case .array(var elements):
+        } else if var elements = value.takeArray() {
+            defer { value = .array(elements) }
             let index = try existingIndex(token, count: elements.count)
-            value = .null
             var child = elements[index]
             elements[index] = .null
-            defer {
-                elements[index] = child
-                value = .array(elements)
-            }
+            defer { elements[index] = child }
             return try withValue(at: tokens, depth: depth + 1, in: &child, body)
-        default:
+        } else {
             throw notAContainer(value, at: tokens[..<depth], token: token)
         }
     }
@@ -263,5 +241,23 @@ extension JSONPatch {
     private static func shown(_ value: ModelValue) -> String {
         guard let text = try? value.jsonString() else { return value.excerpt }
         return text.count > 60 ? String(text.prefix(60)) + "…" : text
+    }
+}
+
+extension ModelValue {
+    /// The members of an object, leaving `null` in its place so that they
+    /// are not shared and change in place; `nil` (and no change) for other values.
+    fileprivate mutating func takeObject() -> Object? {
+        guard case .object(let members) = self else { return nil }
+        self = .null
+        return members
+    }
+
+    /// The elements of an array, leaving `null` in its place; `nil` (and no
+    /// change) for other values.
+    fileprivate mutating func takeArray() -> [ModelValue]? {
+        guard case .array(let elements) = self else { return nil }
+        self = .null
+        return elements
     }
 }

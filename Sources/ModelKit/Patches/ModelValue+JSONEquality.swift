@@ -8,7 +8,8 @@ extension ModelValue {
     /// JSON text can tell apart: numbers are equal when their values are
     /// (`1`, `1.0` and `1e0`), objects whatever the order of their members,
     /// and a date or data equals the string that JSON writes for it (ISO 8601
-    /// text, base64).
+    /// text, of any precision or offset that names the same instant to the
+    /// microsecond; base64).
     ///
     /// ```swift
     /// print(ModelValue.int(1) == .double(1))                 // false
@@ -23,8 +24,10 @@ extension ModelValue {
         case (.string(let a), .string(let b)): return a == b
         case (.date(let a), .date(let b)): return a == b
         case (.data(let a), .data(let b)): return a == b
-        case (.date, .string(let text)), (.data, .string(let text)): return jsonText == text
-        case (.string(let text), .date), (.string(let text), .data): return other.jsonText == text
+        case (.date(let date), .string(let text)), (.string(let text), .date(let date)):
+            return ModelValue.dateText(of: text) == ISO8601DateText.standardString(from: date)
+        case (.data(let bytes), .string(let text)), (.string(let text), .data(let bytes)):
+            return bytes.base64EncodedString() == text
         case (.array(let a), .array(let b)):
             return a.count == b.count && zip(a, b).allSatisfy { $0.isJSONEqual(to: $1) }
         case (.object(let a), .object(let b)):
@@ -56,8 +59,11 @@ extension ModelValue {
             // Equal numbers have equal nearest doubles.
             let approximate = numberForm?.approximateValue ?? 0
             hasher.combine(approximate.isNaN ? Double.nan.bitPattern : (approximate == 0 ? 0 : approximate.bitPattern))
-        case .string(let text): hasher.combine(3 as UInt8); hasher.combine(text)
-        case .date, .data: hasher.combine(3 as UInt8); hasher.combine(jsonText)
+        case .string(let text):
+            hasher.combine(3 as UInt8)
+            hasher.combine(ModelValue.dateText(of: text) ?? text)
+        case .date(let date): hasher.combine(3 as UInt8); hasher.combine(ISO8601DateText.standardString(from: date))
+        case .data(let bytes): hasher.combine(3 as UInt8); hasher.combine(bytes.base64EncodedString())
         case .array(let elements):
             hasher.combine(4 as UInt8)
             hasher.combine(elements.count)
@@ -77,13 +83,17 @@ extension ModelValue {
         }
     }
 
-    /// The string JSON writes for a date or data; `nil` for other values.
-    private var jsonText: String? {
-        switch self {
-        case .date(let date): ISO8601DateText.standardString(from: date)
-        case .data(let bytes): bytes.base64EncodedString()
-        default: nil
-        }
+    /// The text JSON writes for the date that `text` names, so that the
+    /// forms of one date (`.5Z`, `.500000Z`, `+01:00`) compare equal; `nil`
+    /// when `text` is not an ISO 8601 date.
+    private static func dateText(of text: String) -> String? {
+        // Dates start with a four-digit year and a dash: skip other strings cheaply.
+        let utf8 = text.utf8
+        guard utf8.count >= 20, utf8.dropFirst(4).first == UInt8(ascii: "-"),
+            utf8.prefix(4).allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
+            let date = ISO8601DateText.date(from: text)
+        else { return nil }
+        return ISO8601DateText.standardString(from: date)
     }
 
     /// A number's value, for comparing numbers of different cases.

@@ -593,6 +593,28 @@ final class ReadmeVersionedNote: ModelObject, @unchecked Sendable {
         try Self.check(27, example)
     }
 
+    @Test func example28() throws {
+        func example() throws {
+            // README example 28
+            final class Chore: ModelObject, @unchecked Sendable {
+                @Saved var title = ""
+                @Saved var tags: [String] = []
+            }
+            let before = Chore(), after = Chore()
+            after.title = "Buy milk"
+            after.tags = ["home"]
+            let patch = before.patch(to: after)
+            print(try patch.jsonString())
+            // [{"op":"replace","path":"/title","value":"Buy milk"},{"op":"add","path":"/tags/0","value":"home"}]
+            try before.apply(patch)
+            print(before.title, before.changedKeys.sorted())   // Buy milk ["tags", "title"]
+            try before.apply(JSONMergePatch(json: #"{"title":"Buy eggs"}"#))
+            print(before.title)                                 // Buy eggs
+            // README example end
+        }
+        try Self.check(28, example)
+    }
+
     @Test func example6and16and18() throws {
         let customer = Customer()
         customer.address.zip = "1"
