@@ -107,10 +107,10 @@ extension JSONPatch {
                 switch JSONPointer.arrayPosition(last) {
                 case .end: elements.append(value)
                 case .index(let position) where position <= elements.count: elements.insert(value, at: position)
-                case .index(let position):
+                case .index:
                     throw Failure(
                         code: .unknownKey,
-                        reason: "cannot insert at index \(position); the array has \(elements.count) "
+                        reason: "cannot insert at index \(last); the array has \(elements.count) "
                             + "element\(elements.count == 1 ? "" : "s")")
                 case nil: throw notAnIndex(last)
                 }
@@ -200,10 +200,10 @@ extension JSONPatch {
     private static func existingIndex(_ token: String, count: Int) throws -> Int {
         switch JSONPointer.arrayPosition(token) {
         case .index(let index) where index < count: return index
-        case .index(let index):
+        case .index:
             throw Failure(
                 code: .unknownKey,
-                reason: "no element at index \(index == .max ? token : String(index)); the array has \(count) "
+                reason: "no element at index \(token); the array has \(count) "
                     + "element\(count == 1 ? "" : "s")")
         case .end:
             throw Failure(

@@ -27,6 +27,16 @@ import Testing
             "operation 0 (add /tags/4): cannot insert at index 4; the array has 3 elements", .unknownKey
         ),
         (
+            #"[{"op":"remove","path":"/tags/99999999999999999999"}]"#,
+            "operation 0 (remove /tags/99999999999999999999): no element at index 99999999999999999999; the array has 3 elements",
+            .unknownKey
+        ),
+        (
+            #"[{"op":"add","path":"/tags/99999999999999999999","value":1}]"#,
+            "operation 0 (add /tags/99999999999999999999): cannot insert at index 99999999999999999999; the array has 3 elements",
+            .unknownKey
+        ),
+        (
             #"[{"op":"remove","path":"/tags/01"}]"#,
             #"operation 0 (remove /tags/01): "01" is not an array index (0, or digits with no leading zero, or "-" for the end)"#,
             .unknownKey
