@@ -42,6 +42,23 @@ public protocol ModelValueConvertible: Equatable {
     /// registered subclass that the data names.
     static func decoded(from modelValue: ModelValue) throws -> Self
 
+    /// The JSON Schema of this type's saved form, as JSON has it, for
+    /// ``ModelObject/jsonSchema(_:)``. `builder` says which profile is being
+    /// written and gives the schemas of other types.
+    ///
+    /// ModelKit describes the types it conforms; a raw-value enum gets its
+    /// raw value's schema (with `enum` listing the cases when it is
+    /// `CaseIterable`), and a `Codable` type with the `Codable` conversion
+    /// the shape its coding has. A type with a conversion of its own is
+    /// described as any value unless it implements this:
+    ///
+    /// ```swift
+    /// static func jsonSchema(in builder: JSONSchemaBuilder) -> ModelValue {
+    ///     ["type": "array", "items": ["type": "number"], "minItems": 2, "maxItems": 2]
+    /// }
+    /// ```
+    static func jsonSchema(in builder: JSONSchemaBuilder) -> ModelValue
+
     /// Ends the life of a value of this type kept in an object's storage.
     ///
     /// An implementation detail of ModelKit's storage: the default, which

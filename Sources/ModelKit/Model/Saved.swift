@@ -112,6 +112,27 @@ public struct Saved<Value: ModelValueConvertible>: Sendable {
             settings: SavedSettings(key: key, codec: TypedSlotCodec<WeakReference<Model>>()))
     }
 
+    /// A saved property with a description of what it holds, which its
+    /// class's JSON Schema gives as the property's `description` (see
+    /// ``ModelObject/jsonSchema(_:)``); rules as for ``init(wrappedValue:_:rules:)``.
+    ///
+    /// ```swift
+    /// @Saved(description: "What the note is about, in a few words") var title = "Untitled"
+    /// @Saved("due_at", description: "When the note is due", rules: .range(0...10)) var priority = 0
+    /// ```
+    @inlinable
+    public init(wrappedValue: Value, _ key: String? = nil, description: String, rules: ValidationRule<Value>...) {
+        position = ConstructionStack.push(
+            wrappedValue, settings: SavedSettings(key: key, rules: rules.isEmpty ? nil : rules, description: description))
+    }
+
+    /// A saved property with a description and its own date strategy.
+    @inlinable
+    public init(wrappedValue: Value, _ key: String? = nil, description: String, dateStrategy: DateStrategy) {
+        position = ConstructionStack.push(
+            wrappedValue, settings: SavedSettings(key: key, dateStrategy: dateStrategy, description: description))
+    }
+
     @available(*, unavailable, message: "@Saved can only be used on properties of ModelObject subclasses")
     public var wrappedValue: Value {
         get { fatalError("@Saved can only be used on properties of ModelObject subclasses") }
@@ -169,12 +190,15 @@ struct SavedSettings {
     /// The codec of what the cell holds, when it is not the wrapper's
     /// `Value` (a weak reference's box).
     var codec: (any SlotCodec)?
+    /// The declared description, for the class's JSON Schema.
+    var description: String?
 
     @usableFromInline
-    init(key: String? = nil, dateStrategy: DateStrategy? = nil, rules: Any? = nil) {
+    init(key: String? = nil, dateStrategy: DateStrategy? = nil, rules: Any? = nil, description: String? = nil) {
         self.key = key
         self.dateStrategy = dateStrategy
         self.rules = rules
+        self.description = description
     }
 
     init(key: String?, codec: any SlotCodec) {

@@ -19,11 +19,19 @@ import Foundation
 public struct ValidationRule<Value>: Sendable {
     /// The failure message for a value, or `nil` when the value is valid.
     let failure: @Sendable (Value) -> String?
+    /// What the rule says in JSON Schema, or `nil` for a rule that a schema
+    /// cannot express (``check(_:_:)`` and rules made of a closure).
+    var constraint: RuleConstraint? = nil
 
     /// A rule made of a check that returns a message (`"must be even"`) for
     /// an invalid value and `nil` for a valid one.
     public init(_ failure: @escaping @Sendable (Value) -> String?) {
         self.failure = failure
+    }
+
+    init(constraint: RuleConstraint, _ failure: @escaping @Sendable (Value) -> String?) {
+        self.failure = failure
+        self.constraint = constraint
     }
 
     /// A rule with a fixed `message` for values that fail `isValid`.
@@ -35,7 +43,8 @@ public struct ValidationRule<Value>: Sendable {
 extension ValidationRule where Value: Comparable & Sendable {
     /// The value lies in `range`: `must be at most 150, found 200`.
     public static func range(_ range: ClosedRange<Value>) -> Self {
-        Self { value in
+        Self(constraint: .range(RuleConstraint.number(range.lowerBound), RuleConstraint.number(range.upperBound))) {
+            value in
             if value < range.lowerBound { return "must be at least \(range.lowerBound), found \(value)" }
             if value > range.upperBound { return "must be at most \(range.upperBound), found \(value)" }
             return nil
@@ -46,13 +55,13 @@ extension ValidationRule where Value: Comparable & Sendable {
 extension ValidationRule where Value: Collection & Sendable {
     /// The string or collection is not empty.
     public static var nonEmpty: Self {
-        Self { $0.isEmpty ? "must not be empty" : nil }
+        Self(constraint: .nonEmpty) { $0.isEmpty ? "must not be empty" : nil }
     }
 
     /// The string has at most `count` characters (a collection at most
     /// `count` elements): `must be at most 40 long, found 52`.
     public static func maxLength(_ count: Int) -> Self {
-        Self { value in value.count > count ? "must be at most \(count) long, found \(value.count)" : nil }
+        Self(constraint: .maxLength(count)) { value in value.count > count ? "must be at most \(count) long, found \(value.count)" : nil }
     }
 }
 
@@ -63,7 +72,7 @@ extension ValidationRule where Value == String {
     public static func pattern(_ pattern: String) -> Self {
         let expression = try? NSRegularExpression(pattern: pattern)
         let box = UncheckedSendable(expression)
-        return Self { value in
+        return Self(constraint: .pattern(pattern)) { value in
             guard let expression = box.value else { return "cannot be checked: the pattern /\(pattern)/ is invalid" }
             let range = NSRange(value.startIndex..<value.endIndex, in: value)
             let match = expression.firstMatch(in: value, options: [.anchored], range: range)
@@ -76,10 +85,14 @@ extension ValidationRule where Value == String {
 protocol SlotValidator: Sendable {
     /// The message of every rule `value` breaks.
     func failures(of value: Any) -> [String]
+    /// What each rule says in JSON Schema, `nil` for a rule no schema can say.
+    var constraints: [RuleConstraint?] { get }
 }
 
 struct TypedSlotValidator<Value>: SlotValidator {
     let rules: [ValidationRule<Value>]
+
+    var constraints: [RuleConstraint?] { rules.map(\.constraint) }
 
     func failures(of value: Any) -> [String] {
         guard let value = value as? Value else { return [] }

@@ -18,6 +18,8 @@ final class ClassLayout: Sendable {
         let dateStrategy: DateStrategy?
         /// The rules declared with the property, if any.
         var validator: (any SlotValidator)? = nil
+        /// The description declared with the property, if any (`@Saved(description:)`).
+        var description: String? = nil
     }
 
     let type: ModelObject.Type
@@ -231,7 +233,8 @@ final class ClassLayout: Sendable {
             let key = settings.key ?? item.name
             slots[offset] = Slot(
                 key: key, propertyName: item.name, offset: offset, codec: settings.codec ?? item.declaration.codec,
-                dateStrategy: settings.dateStrategy, validator: item.declaration.validator(rules: settings.rules))
+                dateStrategy: settings.dateStrategy, validator: item.declaration.validator(rules: settings.rules),
+                description: settings.description)
             declaredOrder.append(offset)
         }
         let allSlots = slots.map { $0! }
