@@ -134,6 +134,8 @@ final class ProbeRecord {
     var isNullable = false
     /// Nested keyed containers, by key: their schemas replace the keys' when the schema is made.
     var nested: [(key: String, record: ProbeRecord)] = []
+    /// Keys whose value may be `null` (the decoder was asked about `null` there).
+    var nullableKeys: Set<String> = []
 
     func add(_ key: String, _ schema: ModelValue, required: Bool) {
         if let index = keys.firstIndex(where: { $0.key == key }) {
@@ -153,6 +155,9 @@ final class ProbeRecord {
                 if let index = members.firstIndex(where: { $0.key == key }) {
                     members[index].schema = record.schema(in: builder)
                 }
+            }
+            for index in members.indices where nullableKeys.contains(members[index].key) {
+                members[index].schema = builder.nullable(members[index].schema)
             }
             result = builder.objectSchema(members, closed: false)
         case .unkeyed: result = ["type": "array", "items": element ?? [:]]
@@ -240,11 +245,9 @@ struct ProbeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     func decodeNil(forKey key: Key) throws -> Bool {
-        if let index = record.keys.firstIndex(where: { $0.key == key.stringValue }) {
-            record.keys[index].isRequired = false
-        } else {
-            record.add(key.stringValue, ["type": "null"], required: false)
-        }
+        // Asked by `decodeIfPresent`'s default, and by hand: `null` is accepted.
+        record.add(key.stringValue, [:], required: false)
+        record.nullableKeys.insert(key.stringValue)
         return false
     }
 

@@ -64,6 +64,8 @@ public final class JSONSchemaBuilder {
     /// the property.
     public func refuse(_ reason: String) {
         let place = path.isEmpty ? "" : path.joined(separator: ".") + ": "
+        // One problem per place: the outermost, which says enough.
+        guard place.isEmpty || !problems.contains(where: { $0.hasPrefix(place) }) else { return }
         problems.append(place + reason)
     }
 
@@ -200,12 +202,11 @@ public final class JSONSchemaBuilder {
             .filter { $0 != type && type.isAncestor(of: $0) }
     }
 
-    /// Whether `type` takes part in polymorphic loading (it has registered
-    /// subclasses, or is one): strict profiles then require its `type` key.
+    /// Whether `type` takes part in polymorphic loading (it is registered,
+    /// or has registered subclasses): strict profiles then require its
+    /// `type` key, which tells the alternatives apart.
     static func isPolymorphic(_ type: ModelObject.Type) -> Bool {
-        ModelObject.registeredTypes.values.contains { other in
-            other != type && (type.isAncestor(of: other) || other.isAncestor(of: type))
-        }
+        ModelObject.registeredTypes.values.contains { other in other == type || type.isAncestor(of: other) }
     }
 
     /// `name` escaped for a JSON Pointer (RFC 6901).

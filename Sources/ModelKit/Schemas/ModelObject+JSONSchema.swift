@@ -177,7 +177,8 @@ extension ModelObject {
         var text = slot.description ?? ""
         if !builder.isStrict, !notes.isEmpty {
             let unique = notes.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
-            text += (text.isEmpty ? "" : " ") + "(" + unique.joined(separator: "; ") + ")"
+            let said = unique.joined(separator: "; ")
+            text = text.isEmpty ? said.prefix(1).uppercased() + said.dropFirst() + "." : "\(text) (\(said))"
         }
         guard !text.isEmpty, case .object(var object) = schema else { return schema }
         if builder.isStrict, object["$ref"] != nil { return schema }
