@@ -1,0 +1,117 @@
+import Foundation
+
+/// Reads a JSON Lines file a chunk at a time and loads one model per line.
+///
+/// Invariant: `buffer[start...]` holds the bytes read but not yet handed
+/// out, which never include a whole line ending in `\n` between calls to
+/// `next()` but the ones `next()` will hand out; the buffer is compacted
+/// before each read, so it holds at most one chunk plus one line.
+/// Not `Sendable`: one reader serves one stream, whose iteration is serial.
+final class JSONLinesReader<M: ModelObject> {
+    private let url: URL
+    private var handle: FileHandle?
+    private var buffer: [UInt8] = []
+    private var start = 0
+    private var isAtEnd = false
+    private var isOpened = false
+    /// The number of the next line, from 1, and its byte offset in the file.
+    private var line = 1
+    private var offset = 0
+    static var chunkSize: Int { 1 << 16 }
+    /// The most bytes the buffer held at once (for tests: a chunk and a line).
+    private(set) var largestBuffer = 0
+
+    init(url: URL) { self.url = url }
+
+    deinit { try? handle?.close() }
+
+    /// The next model, or `nil` after the last line.
+    func next() throws -> M? {
+        if !isOpened { try open() }
+        while true {
+            guard let (bytes, lineNumber, lineOffset) = try nextLine() else { return nil }
+            if bytes.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) { continue }
+            return try load(Data(bytes), line: lineNumber, offset: lineOffset)
+        }
+    }
+
+    private func open() throws {
+        isOpened = true
+        do {
+            handle = try FileHandle(forReadingFrom: url)
+        } catch {
+            throw ModelDocumentFormat.readProblem(at: url)
+        }
+    }
+
+    /// The next line without its `\n` or `\r\n`, with its number and offset.
+    private func nextLine() throws -> (ArraySlice<UInt8>, Int, Int)? {
+        while true {
+            if let end = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
+                var content = buffer[start..<end]
+                if content.last == UInt8(ascii: "\r") { content = content.dropLast() }
+                let result = (content, line, offset)
+                offset += end + 1 - start
+                start = end + 1
+                line += 1
+                return result
+            }
+            if isAtEnd {
+                guard start < buffer.count else { return nil }
+                var content = buffer[start...]
+                if content.last == UInt8(ascii: "\r") { content = content.dropLast() }
+                let result = (content, line, offset)
+                offset += buffer.count - start
+                start = buffer.count
+                line += 1
+                return result
+            }
+            try readChunk()
+        }
+    }
+
+    private func readChunk() throws {
+        buffer.removeSubrange(0..<start)
+        start = 0
+        let data: Data?
+        do {
+            data = try handle?.read(upToCount: Self.chunkSize)
+        } catch {
+            throw ModelDocumentFormat.readProblem(at: url)
+        }
+        guard let data, !data.isEmpty else {
+            isAtEnd = true
+            try? handle?.close()
+            handle = nil
+            return
+        }
+        buffer.append(contentsOf: data)
+        largestBuffer = max(largestBuffer, buffer.count)
+    }
+
+    /// Loads one line: the fast path of `init(json:)`, or, for a line that
+    /// names a registered subclass, `decoded(from:)`.
+    private func load(_ data: Data, line: Int, offset: Int) throws -> M {
+        do {
+            do {
+                return try M(json: data)
+            } catch let error as ModelError where error.code == .typeNotAllowed {
+                let model = try M.decoded(from: ModelValue(json: data))
+                try model.validate()
+                return model
+            }
+        } catch let error as ModelError {
+            throw Self.located(error, line: line, column: error.location?.column ?? 1,
+                byteOffset: offset + (error.location?.byteOffset ?? 0), url: url)
+        }
+    }
+
+    /// `error` placed at `line` of the file `url`.
+    static func located(_ error: ModelError, line: Int, column: Int, byteOffset: Int?, url: URL) -> ModelError {
+        var located = error
+        located.location = ModelError.Location(line: line, column: column, byteOffset: byteOffset ?? 0)
+        located.format = "JSON Lines"
+        located.file = url
+        return located
+    }
+}
