@@ -13,6 +13,7 @@ struct UsageError: Error {
         case Commands.convertUsage: "convert"
         case Commands.setUsage: "set"
         case Commands.defaultsUsage: "defaults"
+        case Commands.schemaUsage: "schema"
         default: ""
         }
     }
@@ -31,6 +32,8 @@ enum Commands {
           set FILE KEY=VALUE...     change saved keys or extensible properties of a Note document, saving it atomically
           defaults [list|get KEY|set KEY VALUE|remove KEY]
                                     read and change the standard ModelDefaults store
+          schema Note [--profile standard|openai|anthropic]
+                                    print the JSON Schema of the Demo's Note model
           help                      print this help
 
         Run 'Demo COMMAND --help' for a command's details.
@@ -77,6 +80,16 @@ enum Commands {
           remove KEY      removes KEY and saves
         """
 
+    static let schemaUsage = """
+        Usage: Demo schema Note [--profile standard|openai|anthropic]
+
+        Prints the JSON Schema of the Demo's Note class, pretty-printed:
+        standard (JSON Schema draft 2020-12, the default), or the subset that
+        OpenAI's or Anthropic's structured outputs accept. A profile that
+        cannot describe the class (Anthropic refuses recursive classes, and
+        Note holds Notes) is an error saying why.
+        """
+
     /// Runs the command line `arguments` (without the program's name).
     static func run(_ arguments: [String]) throws {
         guard let command = arguments.first else { return try Tour.run() }
@@ -99,9 +112,38 @@ enum Commands {
         case "defaults":
             if wantsHelp(rest) { return print(defaultsUsage) }
             try defaults(rest)
+        case "schema":
+            if wantsHelp(rest) { return print(schemaUsage) }
+            try schema(rest)
         default:
             throw UsageError(message: "unknown command '\(command)'", usage: usage)
         }
+    }
+
+    /// `schema Note [--profile NAME]`.
+    static func schema(_ arguments: [String]) throws {
+        var profile = JSONSchemaProfile.standard
+        var names: [String] = []
+        var index = 0
+        while index < arguments.count {
+            if arguments[index] == "--profile" {
+                guard index + 1 < arguments.count,
+                    let chosen = JSONSchemaProfile.allCases.first(where: {
+                        $0.rawValue.lowercased() == arguments[index + 1].lowercased()
+                    })
+                else { throw UsageError(message: "--profile takes standard, openai or anthropic", usage: schemaUsage) }
+                profile = chosen
+                index += 2
+            } else {
+                names.append(arguments[index])
+                index += 1
+            }
+        }
+        guard names == ["Note"] else {
+            throw UsageError(message: "schema takes the class name Note", usage: schemaUsage)
+        }
+        let schema = try Note.validatedJSONSchema(profile)
+        print(try schema.jsonString(options: .pretty))
     }
 
     static func wantsHelp(_ arguments: [String]) -> Bool {
