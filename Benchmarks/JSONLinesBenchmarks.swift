@@ -24,7 +24,6 @@ enum JSONLinesBenchmarks {
     static let count = 100_000
 
     static func run() {
-        measureLargeFile()
         let readRow = "JSON Lines: read \(count) lines"
         let writeRow = "JSON Lines: write \(count) lines"
         guard Harness.wants(readRow) || Harness.wants(writeRow) else { return }
@@ -98,14 +97,19 @@ enum JSONLinesBenchmarks {
     /// `Benchmarks jsonl-200mb` (only when asked by that name): writes a
     /// JSON Lines file of about 200 MB and reads it back with `JSONLines`,
     /// printing the peak resident memory of the reading, which does not grow
-    /// with the file. Run it under `/usr/bin/time -v` for the whole process.
+    /// with the file, then ends the process. Run first, before other rows
+    /// leave memory behind, and under `/usr/bin/time -v` for the whole process.
     static func measureLargeFile() {
         guard Harness.filter?.lowercased() == "jsonl-200mb" else { return }
+        defer { exit(0) }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ModelKitBenchmarks-\(UUID())")
         try! FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let url = folder.appendingPathComponent("large.jsonl")
-        let lines = 2_200_000
+        // MODELKIT_JSONL_FILE names a file to read instead (written there
+        // first if missing), so that a second run measures reading alone.
+        let given = ProcessInfo.processInfo.environment["MODELKIT_JSONL_FILE"].map { URL(fileURLWithPath: $0) }
+        let url = given ?? folder.appendingPathComponent("large.jsonl")
+        let lines = 1_500_000
         let books = (0..<lines).lazy.map { index in
             let book = LineBook()
             book.title = "Book number \(index) of a long series"
@@ -114,7 +118,9 @@ enum JSONLinesBenchmarks {
             book.tags = ["fiction", "classic"]
             return book
         }
-        try! JSONLines.write(books, to: url, validating: false)
+        if given == nil || !FileManager.default.fileExists(atPath: url.path) {
+            try! JSONLines.write(books, to: url, validating: false)
+        }
         let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
         Harness.resetPeakResidentBytes()
         let before = Harness.residentBytes() ?? 0

@@ -15,6 +15,7 @@ if let index = arguments.firstIndex(of: "--baseline") {
     arguments.remove(at: index)
 }
 Harness.filter = arguments.first
+JSONLinesBenchmarks.measureLargeFile()  // only for `Benchmarks jsonl-200mb`, which ends there
 
 print("ModelKit benchmarks: medians of alternating rounds; ratio = Foundation or hand-written time / ModelKit time")
 print("")

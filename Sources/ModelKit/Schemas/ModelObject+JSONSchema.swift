@@ -4,14 +4,14 @@ extension ModelObject {
     /// The JSON Schema of this class's saved form.
     ///
     /// ```swift
-    /// final class Task: ModelObject, @unchecked Sendable {
+    /// final class Todo: ModelObject, @unchecked Sendable {
     ///     @Saved(description: "What to do", rules: .nonEmpty) var title = "Untitled"
     ///     @Saved(rules: .range(1...5)) var priority = 3
     /// }
     ///
-    /// let schema = Task.jsonSchema()
-    /// print(schema["$defs"]?["Task"]?["properties"]?["priority"] ?? nil)
-    /// // {"type": "integer", "minimum": 1, "maximum": 5}
+    /// let schema = Todo.jsonSchema()
+    /// print(schema["$defs"]?["Todo"]?["properties"]?["priority"] ?? "none")
+    /// // {"type":"integer","minimum":1,"maximum":5}
     /// ```
     ///
     /// - ``JSONSchemaProfile/standard`` is JSON Schema draft 2020-12: one

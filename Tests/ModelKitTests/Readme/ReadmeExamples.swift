@@ -615,6 +615,70 @@ final class ReadmeVersionedNote: ModelObject, @unchecked Sendable {
         try Self.check(28, example)
     }
 
+    @Test func example29() throws {
+        func example() throws {
+            // README example 29
+            final class Todo: ModelObject, @unchecked Sendable {
+                @Saved(description: "What to do", rules: .nonEmpty, .maxLength(80)) var title = "Untitled"
+                @Saved(rules: .range(1...5)) var priority = 3
+                @Saved var due: Date? = nil
+            }
+
+            let schema = Todo.jsonSchema()
+            print(schema["$defs"]?["Todo"]?["properties"]?["priority"] ?? "none")
+            // {"type":"integer","minimum":1,"maximum":5}
+            let strict = try Todo.validatedJSONSchema(.openAI)
+            print(strict["required"] ?? [], strict["additionalProperties"] ?? true)
+            // ["title","priority","due"] false
+            // README example end
+        }
+        try Self.check(29, example)
+    }
+
+    @Test func example30() async throws {
+        final class Todo: ModelObject, @unchecked Sendable {
+            @Saved(description: "What to do", rules: .nonEmpty, .maxLength(80)) var title = "Untitled"
+            @Saved(rules: .range(1...5)) var priority = 3
+            @Saved var due: Date? = nil
+        }
+        func example() async throws {
+            // README example 30
+            let url = FileManager.default.temporaryDirectory.appendingPathComponent("todos.jsonl")
+            let todos = (1...3).map { number in
+                let todo = Todo()
+                todo.title = "Todo \(number)"
+                return todo
+            }
+            try JSONLines.write(todos, to: url)
+            try JSONLines.append([Todo()], to: url)
+            var titles: [String] = []
+            for try await todo in JSONLines.models(Todo.self, contentsOf: url) {
+                titles.append(todo.title)
+            }
+            print(titles)   // ["Todo 1", "Todo 2", "Todo 3", "Untitled"]
+            // README example end
+        }
+        defer {
+            try? FileManager.default.removeItem(at: FileManager.default.temporaryDirectory.appendingPathComponent("todos.jsonl"))
+        }
+        try await Self.checkAsync(30, example)
+    }
+
+    /// ``check(_:_:sourceLocation:)`` for an example that awaits.
+    static func checkAsync(
+        _ index: Int, _ example: () async throws -> Void, sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
+        let output = ReadmeOutput()
+        try await ReadmeCapture.$output.withValue(output) { try await example() }
+        let block = try readmeBlocks()[index]
+        #expect(!output.lines.isEmpty, "README example \(index) prints nothing", sourceLocation: sourceLocation)
+        for line in output.lines {
+            #expect(
+                block.contains("// " + line), "README example \(index) prints \"\(line)\", which it does not show",
+                sourceLocation: sourceLocation)
+        }
+    }
+
     @Test func example6and16and18() throws {
         let customer = Customer()
         customer.address.zip = "1"
