@@ -49,23 +49,30 @@ public enum JSONLines {
     }
 
     /// Writes `models` to a file, one compact JSON document per line, each
-    /// line ended by `\n`, replacing the file durably: the lines go to a
-    /// temporary file beside it, which is synced and renamed over it.
+    /// line ended by `\n`, replacing the file durably through ModelKit's
+    /// file writer (as ``ModelObject/write(to:format:validating:references:durability:)``
+    /// does): a temporary file beside it, synced and renamed over it.
+    ///
+    /// The lines are made in memory first, so that a model that cannot be
+    /// written leaves the file as it was.
     ///
     /// - Parameters:
     ///   - models: the models, written in order.
     ///   - url: the file.
     ///   - validating: whether to run ``ModelObject/validate()`` on each model
     ///     first and refuse to write an invalid one; `true` by default.
+    ///   - durability: whether the file is synced (see ``FileDurability``).
     /// - Throws: ``ModelError`` naming the line of a model that is invalid or
     ///   cannot be written, or the file when it cannot be written; the
     ///   previous file is then left as it was.
-    public static func write(_ models: some Sequence<some ModelObject>, to url: URL, validating: Bool = true)
-        throws
-    {
-        try LineFileWriting.replace(url) { output in
-            try writeLines(of: models, to: output, url: url, firstLine: 1, firstOffset: 0, validating: validating)
-        }
+    public static func write(
+        _ models: some Sequence<some ModelObject>, to url: URL, validating: Bool = true,
+        durability: FileDurability = .synced
+    ) throws {
+        var lines = Data()
+        try writeLines(
+            of: models, to: { lines.append($0) }, url: url, firstLine: 1, firstOffset: 0, validating: validating)
+        try DurableFile.write(lines, to: url, durability: durability)
     }
 
     /// Adds `models` at the end of a JSON Lines file, one line each,

@@ -1,55 +1,15 @@
 import Foundation
 
-/// How JSON Lines files are written until ModelKit's durable file writer
-/// is shared: a whole file goes to a temporary file beside the destination,
-/// is synced, renamed over it, and the folder is synced; an append is
-/// synced. (One small place, to switch to the shared writer when it lands.)
+/// How JSON Lines files are appended to (a whole file is written by
+/// `DurableFile`): the bytes go at the end with `O_APPEND` and are synced.
 enum LineFileWriting {
-    /// Replaces the file at `url` with what `body` hands to its writer.
-    static func replace(_ url: URL, _ body: ((Data) throws -> Void) throws -> Void) throws {
-        let destination = url.resolvingSymlinksInPath()
-        let folder = destination.deletingLastPathComponent()
-        let temporary = folder.appendingPathComponent(".\(destination.lastPathComponent).\(UUID().uuidString).tmp")
-        guard FileManager.default.createFile(atPath: temporary.path, contents: nil) else {
-            throw ModelDocumentFormat.writeProblem(at: url)
-        }
-        var finished = false
-        defer { if !finished { try? FileManager.default.removeItem(at: temporary) } }
-        let handle: FileHandle
-        do {
-            handle = try FileHandle(forWritingTo: temporary)
-        } catch {
-            throw ModelDocumentFormat.writeProblem(at: url)
-        }
-        defer { try? handle.close() }
-        // A rewrite keeps the file's permission bits.
-        if let attributes = try? FileManager.default.attributesOfItem(atPath: destination.path),
-            let permissions = attributes[.posixPermissions] as? NSNumber
-        {
-            fchmod(handle.fileDescriptor, mode_t(permissions.uint16Value))
-        }
-        try body { chunk in
-            do { try handle.write(contentsOf: chunk) } catch { throw ModelDocumentFormat.writeProblem(at: url) }
-        }
-        do {
-            try handle.synchronize()
-        } catch {
-            throw ModelDocumentFormat.writeProblem(at: url)
-        }
-        guard rename(temporary.path, destination.path) == 0 else { throw ModelDocumentFormat.writeProblem(at: url) }
-        finished = true
-        let folderDescriptor = Foundation.open(folder.path, O_RDONLY)
-        if folderDescriptor >= 0 {
-            fsync(folderDescriptor)
-            close(folderDescriptor)
-        }
-    }
-
     /// Adds `data` at the end of the file at `url` (made if missing), with
     /// a newline first when `needsNewline`, and syncs it.
     static func append(_ data: Data, to url: URL, needsNewline: Bool) throws {
         let descriptor = Foundation.open(url.path, O_WRONLY | O_APPEND | O_CREAT, 0o644)
-        guard descriptor >= 0 else { throw ModelDocumentFormat.writeProblem(at: url) }
+        guard descriptor >= 0 else {
+            throw DurableFile.failure(url, "the file could not be opened: \(DurableFile.describe(errno))")
+        }
         let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         defer { try? handle.close() }
         do {
@@ -57,7 +17,7 @@ enum LineFileWriting {
             try handle.write(contentsOf: data)
             try handle.synchronize()
         } catch {
-            throw ModelDocumentFormat.writeProblem(at: url)
+            throw DurableFile.failure(url, "the lines could not be added: \(DurableFile.describe(errno))")
         }
     }
 
