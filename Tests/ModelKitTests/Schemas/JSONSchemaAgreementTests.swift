@@ -9,7 +9,7 @@ import Testing
 struct JSONSchemaAgreementTests {
     @Test(arguments: [
         SchemaSubject.self, SchemaChild.self, SchemaWithMap.self, SchemaNode.self, Bookmark.self, Order.self,
-        Everything.self, Folder.self, Album.self, Note.self,
+        Everything.self, Folder.self, Album.self, Note.self, SchemaTreeNode.self,
     ] as [ModelObject.Type])
     func standardSchemasAreValidDraft202012(_ type: ModelObject.Type) throws {
         ModelObject.register(Photo.self, Video.self)

@@ -66,6 +66,16 @@ import Testing
         #expect(type.jsonSchema(profile)["$error"] != nil)
     }
 
+    @Test func weakReferencesAreReferencesOrNull() {
+        let standard = SchemaTreeNode.jsonSchema()["$defs"]?["SchemaTreeNode"]?["properties"]?["parent"] ?? nil
+        #expect(
+            Self.text(standard)
+                == ##"{"description":"A weak reference to a SchemaTreeNode: {\"$ref\": id} naming a model written elsewhere in the document, or null.","anyOf":[{"type":"object","properties":{"$ref":{"type":"string"}},"required":["$ref"]},{"type":"null"}]}"##
+        )
+        let strict = SchemaTreeNode.jsonSchema(.openAI)["properties"]?["parent"] ?? nil
+        #expect(Self.text(strict) == ##"{"type":"null","description":"A weak reference to a SchemaTreeNode; always null here."}"##)
+    }
+
     @Test func codableValuesGetTheShapeTheirCodingHas() {
         let standard = Order.jsonSchema()["$defs"]?["Order"]?["properties"]?["shipment"] ?? nil
         #expect(

@@ -62,3 +62,10 @@ struct Shipment: Codable, Equatable, ModelValueConvertible {
 final class Order: ModelObject, @unchecked Sendable {
     @Saved var shipment = Shipment(weight: 0, note: nil, lines: [])
 }
+
+/// A tree with a weak back-reference to its parent.
+final class SchemaTreeNode: ModelObject, @unchecked Sendable {
+    @Saved var name = ""
+    @Saved var children: [SchemaTreeNode] = []
+    @Saved(reference: .weak) var parent: SchemaTreeNode? = nil
+}
