@@ -6,7 +6,7 @@ import Testing
 
 /// A book with the initialiser a new user writes first: a convenience
 /// initialiser, which needs none of ModelObject's required ones restated.
-final class Book: ModelObject, @unchecked Sendable {
+final class Novel: ModelObject, @unchecked Sendable {
     @Saved var title = ""
     @Saved var pages = 0
 
@@ -25,9 +25,9 @@ extension ModelDefaults.Keys {
 /// arrays of models, one observer shape, and typed settings.
 @Suite struct FirstStepsTests {
     @Test func aConvenienceInitialiserIsAllASubclassNeeds() throws {
-        let book = Book(title: "Emma", pages: 474)
+        let book = Novel(title: "Emma", pages: 474)
         #expect(book.hasChanges == false || book.changedKeys == ["title", "pages"])
-        let back = try Book(json: book.jsonData())
+        let back = try Novel(json: book.jsonData())
         #expect(back.title == "Emma" && back.pages == 474)
     }
 
@@ -56,20 +56,20 @@ extension ModelDefaults.Keys {
 
     @Test(arguments: ["json", "xml", "binary", "file.json", "file.plist", "file.bplist"])
     func arraysOfModelsRoundTripInEveryForm(form: String) throws {
-        let books = [Book(title: "Emma", pages: 474), Book(title: "Persuasion", pages: 249)]
-        let back: [Book]
+        let books = [Novel(title: "Emma", pages: 474), Novel(title: "Persuasion", pages: 249)]
+        let back: [Novel]
         switch form {
         case "json":
             let text = try books.jsonString()
-            #expect(text == #"[{"type":"Book","version":1,"title":"Emma","pages":474},{"type":"Book","version":1,"title":"Persuasion","pages":249}]"#)
-            back = try [Book](json: text)
-        case "xml": back = try [Book](propertyList: books.propertyListData(format: .xml))
-        case "binary": back = try [Book](propertyList: books.propertyListData(format: .binary))
+            #expect(text == #"[{"type":"Novel","version":1,"title":"Emma","pages":474},{"type":"Novel","version":1,"title":"Persuasion","pages":249}]"#)
+            back = try [Novel](json: text)
+        case "xml": back = try [Novel](propertyList: books.propertyListData(format: .xml))
+        case "binary": back = try [Novel](propertyList: books.propertyListData(format: .binary))
         default:
             back = try withTemporaryFolder { folder in
                 let url = folder.appendingPathComponent(form)
                 try books.write(to: url)
-                return try [Book](contentsOf: url)
+                return try [Novel](contentsOf: url)
             }
         }
         #expect(back.count == 2)
@@ -78,20 +78,20 @@ extension ModelDefaults.Keys {
 
     @Test(arguments: [
         (#"[{"title":"A"},{"title":"B"},{"title":"C"},{"title":5}]"#, "[3].title: expected String, found an integer (5)"),
-        (#"{"title":"A"}"#, "expected an array of Book objects, found an object with 1 key"),
-        (#"[{"title":"A"}, 7]"#, "[1]: expected a Book object, found an integer (7)"),
+        (#"{"title":"A"}"#, "expected an array of Novel objects, found an object with 1 key"),
+        (#"[{"title":"A"}, 7]"#, "[1]: expected a Novel object, found an integer (7)"),
         (#"[{"title":"A"},"#, "JSON at line 1, column 16 (byte 15), in [1]: expected a value, found end of input"),
     ])
     func badArraysOfModelsNameTheElement(json: String, message: String) {
-        let error = #expect(throws: ModelError.self) { try [Book](json: json) }
+        let error = #expect(throws: ModelError.self) { try [Novel](json: json) }
         #expect(error?.description == message)
     }
 
     @Test func aModelReadFromAnArraySaysHowToReadArrays() {
-        let error = #expect(throws: ModelError.self) { try Book(json: #"[{"title":"A"},{"title":"B"}]"#) }
+        let error = #expect(throws: ModelError.self) { try Novel(json: #"[{"title":"A"},{"title":"B"}]"#) }
         #expect(
             error?.description
-                == "expected a Book object, found an array of 2 elements; read an array of models with [Book](json:)")
+                == "expected a Novel object, found an array of 2 elements; read an array of models with [Novel](json:)")
     }
 
     @Test func oneRuleDecidesWhichDefaultATypedKeyReadsAs() throws {
