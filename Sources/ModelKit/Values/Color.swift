@@ -16,7 +16,7 @@
 /// or use a named standard colour such as ``blue-type.property`` or ``clear``.
 ///
 /// The saved form is an object of the four components,
-/// `{"red": 1, "green": 0.5, "blue": 0, "alpha": 1}`; see
+/// `{"red":1.0,"green":0.5,"blue":0.0,"alpha":1.0}`; see
 /// ``init(modelValue:)`` for what reading accepts.
 public struct Color: Sendable, Hashable {
     /// The red component, from 0 to 1.

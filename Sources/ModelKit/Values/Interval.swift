@@ -20,8 +20,8 @@
 /// throwing ``init(validating:_:)`` and ``init(validatingFrom:to:_:)`` or the
 /// failable ``init(_:)-(String)``, which reject them.
 ///
-/// The saved form names the unit: `{"amount": 5, "unit": "minutes"}`,
-/// `{"from": 2, "to": 4, "unit": "hours"}`, `"never"` or `"forever"`; see
+/// The saved form names the unit: `{"amount":5.0,"unit":"minutes"}`,
+/// `{"from":2.0,"to":4.0,"unit":"hours"}`, `"never"` or `"forever"`; see
 /// ``init(modelValue:)``.
 public struct Interval: Sendable, Hashable {
     /// A unit of time. Its raw value, the plural name, is used in saved forms.

@@ -159,6 +159,7 @@ final class ReadmeVersionedNote: ModelObject, @unchecked Sendable {
                 @Saved var id = UUID()                              // each object gets its own
                 var scratch = 0                                     // not saved
                 override func loadDefaultValues() { super.loadDefaultValues(); due = .now }
+                convenience init(title: String) { self.init(); self.title = title }   // initialisers are convenience
             }
             // README example end
         }
@@ -189,11 +190,12 @@ final class ReadmeVersionedNote: ModelObject, @unchecked Sendable {
                 @Saved var id = UUID()                              // each object gets its own
                 var scratch = 0                                     // not saved
                 override func loadDefaultValues() { super.loadDefaultValues(); due = .now }
+                convenience init(title: String) { self.init(); self.title = title }   // initialisers are convenience
             }
             // README example 3
             let task = try Chore(dictionary: ["title": "Write", "due": Date()])
             let plist: [String: Any] = task.dictionary
-            let json = try task.jsonData(options: .pretty)          // or .sorted, or JSONWritingOptions(...)
+            let json = try task.jsonData(options: [.pretty, .sorted]) // or .pretty, .sorted, JSONWritingOptions(...)
             let xml = try task.propertyListData(format: .xml)       // or .binary
             try task.update(from: ["title": "Rewrite"])             // all or nothing
             print(plist["title"]!, json.count > 0, xml.count > 0, task.title)   // Write true true Rewrite
@@ -227,6 +229,7 @@ final class ReadmeVersionedNote: ModelObject, @unchecked Sendable {
                 @Saved var id = UUID()                              // each object gets its own
                 var scratch = 0                                     // not saved
                 override func loadDefaultValues() { super.loadDefaultValues(); due = .now }
+                convenience init(title: String) { self.init(); self.title = title }   // initialisers are convenience
             }
             let folder = FileManager.default.temporaryDirectory
             defer {
@@ -241,6 +244,9 @@ final class ReadmeVersionedNote: ModelObject, @unchecked Sendable {
             try task.write(to: data, format: .binaryPropertyList)            // or given
             let loaded = try Chore(contentsOf: data)                         // format detected from the content
             print(loaded.id == task.id)                                      // true
+            let list = FileManager.default.temporaryDirectory.appendingPathComponent("tasks.json")
+            try [task, Chore(title: "Read")].write(to: list)                 // an array of models
+            print(try [Chore](contentsOf: list).map(\.title))                // ["", "Read"]
             // README example end
         }
         try Self.check(5, example)
@@ -570,6 +576,7 @@ final class ReadmeVersionedNote: ModelObject, @unchecked Sendable {
             let paris = TimeZone(identifier: "Europe/Paris")!
             let day = Day("2026-11-21")!
             let alarm = TimeOfDay("07:30")!
+            print(day.modelValue, alarm.modelValue)        // "2026-11-21" "07:30:00"
             let moment = alarm.date(on: day, timeZone: paris)
             print(moment)                                  // 2026-11-21 06:30:00 +0000
             print(Day(moment, timeZone: paris)!, TimeOfDay(moment, timeZone: paris))   // 2026-11-21 07:30:00
@@ -583,6 +590,8 @@ final class ReadmeVersionedNote: ModelObject, @unchecked Sendable {
             // README example 27
             let snooze = Interval(5, .minutes)
             print(snooze, snooze.seconds)                         // 5 minutes 300.0
+            print(snooze.modelValue, Interval(2...4, .hours).modelValue, Interval.never.modelValue)
+            // {"amount":5.0,"unit":"minutes"} {"from":2.0,"to":4.0,"unit":"hours"} "never"
             print(Interval(2...4, .hours).briefDescription)       // 2–4 hrs
             print(Interval("1 Quarter")! > Interval(2, .months))  // true
             let jan31 = ISO8601DateFormatter().date(from: "2024-01-31T00:00:00Z")!
