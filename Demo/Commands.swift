@@ -21,6 +21,24 @@ struct UsageError: Error {
 
 /// The Demo's subcommands.
 enum Commands {
+    /// The paths the user typed, by the file URL made from each, so that
+    /// errors name a file as it was typed (`../notes/x.json`).
+    nonisolated(unsafe) static var typedPaths: [String: String] = [:]
+
+    /// A file URL for a path the user typed; an empty path is a mistake.
+    static func file(_ path: String, usage: String) throws -> URL {
+        guard !path.isEmpty else { throw UsageError(message: "a FILE cannot be an empty path", usage: usage) }
+        let url = URL(fileURLWithPath: path)
+        typedPaths[url.path] = path
+        return url
+    }
+
+    /// `error`'s sentence with its file named as the user typed it.
+    static func sentence(for error: ModelError) -> String {
+        guard let file = error.file else { return error.description }
+        return error.description(namingFileAs: typedPaths[file.path] ?? file.path)
+    }
+
     static let usage = """
         Usage: Demo [COMMAND] [ARGUMENTS]
 
@@ -96,19 +114,27 @@ enum Commands {
         let rest = Array(arguments.dropFirst())
         switch command {
         case "help", "--help", "-h":
-            print(usage)
+            switch rest.first {
+            case nil: print(usage)
+            case "show": print(showUsage)
+            case "convert": print(convertUsage)
+            case "set": print(setUsage)
+            case "defaults": print(defaultsUsage)
+            case "schema": print(schemaUsage)
+            case let other?: throw UsageError(message: "no help for unknown command '\(other)'", usage: usage)
+            }
         case "show":
             if wantsHelp(rest) { return print(showUsage) }
             guard rest.count == 1 else { throw UsageError(message: "show takes one FILE", usage: showUsage) }
-            try show(URL(fileURLWithPath: rest[0]))
+            try show(file(rest[0], usage: showUsage))
         case "convert":
             if wantsHelp(rest) { return print(convertUsage) }
             guard rest.count == 2 else { throw UsageError(message: "convert takes IN and OUT", usage: convertUsage) }
-            try convert(URL(fileURLWithPath: rest[0]), to: URL(fileURLWithPath: rest[1]))
+            try convert(file(rest[0], usage: convertUsage), to: file(rest[1], usage: convertUsage))
         case "set":
             if wantsHelp(rest) { return print(setUsage) }
             guard rest.count >= 2 else { throw UsageError(message: "set takes FILE and KEY=VALUE", usage: setUsage) }
-            try set(URL(fileURLWithPath: rest[0]), assignments: Array(rest.dropFirst()))
+            try set(file(rest[0], usage: setUsage), assignments: Array(rest.dropFirst()))
         case "defaults":
             if wantsHelp(rest) { return print(defaultsUsage) }
             try defaults(rest)
@@ -158,13 +184,19 @@ enum Commands {
     // MARK: - show
 
     static func show(_ url: URL) throws {
-        let data = try readFile(url)
-        let raw = try value(of: data, at: url)
-        let note = try Note(contentsOf: url)
+        let raw = try ModelValue(contentsOf: url)
+        let data = try Data(contentsOf: url)
         let format = ModelDocumentFormat(detecting: data).map(name(of:)) ?? "unknown"
-        print("file: \(url.lastPathComponent) (\(format))")
+        print("file: \(typedPaths[url.path] ?? url.path) (\(format))")
+        guard case .object(let members) = raw else {
+            // Any value may stand at the top of a document; only an object is a Note.
+            print("value: \(try raw.jsonString())")
+            print("not a Note: a Note is an object of keys and values")
+            return
+        }
+        let note = try Note(contentsOf: url)
         let loaded: String
-        if case .object(let members) = raw, case .int(let version)? = members[Note.versionKey ?? "version"] {
+        if case .int(let version)? = members[Note.versionKey ?? "version"] {
             loaded = version < Note.version ? "\(version), upgraded to \(Note.version)" : "\(version)"
         } else {
             loaded = "\(Note.version) (none in the file)"
@@ -194,47 +226,20 @@ enum Commands {
         }
     }
 
-    /// The document `data` read from `url` as a value, whatever its format.
-    static func value(of data: Data, at url: URL) throws -> ModelValue {
-        guard let format = ModelDocumentFormat(detecting: data) else {
-            throw ModelError(
-                code: .unknownFormat, message: "expected JSON or a property list, found content that starts with neither",
-                file: url)
-        }
-        do {
-            if case .json = format { return try ModelValue(json: data) }
-            return try ModelValue(propertyList: data)
-        } catch var error as ModelError {
-            error.file = url
-            throw error
-        }
-    }
-
     // MARK: - convert
 
     static func convert(_ input: URL, to output: URL) throws {
         guard let format = ModelDocumentFormat(pathExtension: output.pathExtension) else {
             throw UsageError(
-                message: "cannot choose a format from the extension of '\(output.lastPathComponent)'; "
+                message: "cannot choose a format from the extension of '\(typedPaths[output.path] ?? output.path)'; "
                     + "use .json, .plist, .xml or .bplist",
                 usage: convertUsage)
         }
-        let data = try readFile(input)
-        let value = try value(of: data, at: input)
+        let value = try ModelValue(contentsOf: input)
         let chosen: ModelDocumentFormat = if case .json = format { .json(.pretty) } else { format }
         try value.write(to: output, format: chosen)
         let size = (try? FileManager.default.attributesOfItem(atPath: output.path)[.size] as? Int) ?? 0
-        print("wrote \(output.lastPathComponent) (\(name(of: format)), \(size) bytes)")
-    }
-
-    static func readFile(_ url: URL) throws -> Data {
-        do {
-            return try Data(contentsOf: url)
-        } catch {
-            // The library's own sentence for the problem.
-            _ = try Note(contentsOf: url)
-            throw error
-        }
+        print("wrote \(typedPaths[output.path] ?? output.path) (\(name(of: format)), \(size) bytes)")
     }
 
     // MARK: - set
@@ -246,14 +251,16 @@ enum Commands {
                 throw UsageError(message: "expected KEY=VALUE, found '\(assignment)'", usage: setUsage)
             }
             let key = String(assignment[..<equals])
+            if key == Note.versionKey || key == Note.typeKey {
+                throw UsageError(
+                    message: "'\(key)' is metadata (the document's \(key == Note.versionKey ? "data version" : "class name")), "
+                        + "not a key Note saves; the library writes it",
+                    usage: setUsage)
+            }
             changes[key] = parse(String(assignment[assignment.index(after: equals)...]))
         }
-        let data = try readFile(url)
-        guard let format = ModelDocumentFormat(detecting: data) else {
-            _ = try Note(contentsOf: url)  // the library's error for it
-            return
-        }
         let note = try Note(contentsOf: url)
+        let format = ModelDocumentFormat(detecting: try Data(contentsOf: url)) ?? .json
         try note.update(from: .object(changes))
         let changed = note.changedKeys.sorted()
         try note.write(to: url, format: format)
@@ -268,6 +275,7 @@ enum Commands {
         switch arguments.first ?? "list" {
         case "list":
             guard arguments.count <= 1 else { throw UsageError(message: "list takes no arguments", usage: defaultsUsage) }
+            if store.keys.isEmpty { print("the store is empty (\(store.url.path))") }
             for key in store.keys.sorted() {
                 print("\(key) = \(try store.modelValue(forKey: key)!.jsonString())")
             }

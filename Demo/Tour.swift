@@ -61,6 +61,10 @@ enum Tour {
 
         section("ModelDefaults keeps a counter between runs")
         let store = ModelDefaults.standard
+        if let problem = store.loadError {
+            print("the store could not be read, so the counter is not kept: \(problem)")
+            return
+        }
         let runs = (store.integer(forKey: "tour.runs") ?? 0) + 1
         store.set(runs, forKey: "tour.runs")
         // No save() here: the store saves by itself when the process exits.

@@ -10,6 +10,9 @@ do {
 } catch let error as UsageError {
     FileHandle.standardError.write(Data("Demo: \(error.message) (see 'Demo \(error.command.isEmpty ? "" : error.command + " ")--help')\n".utf8))
     exit(2)
+} catch let error as ModelError {
+    FileHandle.standardError.write(Data("Demo: \(Commands.sentence(for: error))\n".utf8))
+    exit(1)
 } catch {
     FileHandle.standardError.write(Data("Demo: \(error)\n".utf8))
     exit(1)

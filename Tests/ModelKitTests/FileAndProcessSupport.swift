@@ -64,7 +64,7 @@ enum DemoProcess {
     }
 
     /// Runs the Demo with `arguments`, its standard store in `storeFolder`.
-    static func run(_ arguments: [String], storeFolder: URL) throws -> Outcome {
+    static func run(_ arguments: [String], storeFolder: URL, currentDirectory: URL? = nil) throws -> Outcome {
         let executable = try #require(executable, "the Demo executable is not built: run swift build")
         let process = Process()
         process.executableURL = executable
@@ -72,6 +72,7 @@ enum DemoProcess {
         var environment = ProcessInfo.processInfo.environment
         environment[ModelDefaults.directoryEnvironmentVariable] = storeFolder.path
         process.environment = environment
+        if let currentDirectory { process.currentDirectoryURL = currentDirectory }
         let output = Pipe()
         let errors = Pipe()
         process.standardOutput = output

@@ -139,8 +139,22 @@ public struct ModelError: Error, Sendable, CustomStringConvertible, CustomDebugS
     /// The full sentence: `children[1].count: expected Int, found a string ("three")`,
     /// or for documents `JSON at line 3, column 17 (byte 52), in children[1]: expected ',' or '}' after object member`.
     public var description: String {
+        description(namingFileAs: file.map { $0.lastPathComponent.isEmpty ? $0.path : $0.lastPathComponent })
+    }
+
+    /// The full sentence with the file named as `name`: a command-line tool
+    /// names the path as its user typed it (`../notes/x.json`), where
+    /// ``description`` names the file's last component.
+    ///
+    /// ```swift
+    /// let url = URL(fileURLWithPath: "/nonexistent/x.json")
+    /// do { _ = try Note(contentsOf: url) } catch let error as ModelError {
+    ///     print(error.description(namingFileAs: "/nonexistent/x.json"))   // /nonexistent/x.json: no such file
+    /// }
+    /// ```
+    public func description(namingFileAs name: String?) -> String {
         var context: [String] = []
-        if let file { context.append(file.lastPathComponent.isEmpty ? file.path : file.lastPathComponent) }
+        if file != nil, let name { context.append(name) }
         if let location {
             context.append((format.map { "\($0) at " } ?? "at ") + location.description)
         } else if let format, code == .malformedDocument || code == .invalidUTF8 || code == .nestingTooDeep {

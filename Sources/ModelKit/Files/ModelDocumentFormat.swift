@@ -28,7 +28,10 @@ public enum ModelDocumentFormat: Sendable, Hashable {
         }
     }
 
-    /// The format of a document, recognised from its first bytes, or `nil`.
+    /// The format of a document, recognised from its first bytes, or `nil`:
+    /// `bplist00` is a binary property list, `<` an XML one, and what starts
+    /// as a JSON text does (an object, an array, or a scalar: a string, a
+    /// number, `true`, `false`, `null`) is JSON.
     public init?(detecting data: Data) {
         if BinaryPropertyListReader.isBinary(data) {
             self = .binaryPropertyList
@@ -39,9 +42,26 @@ public enum ModelDocumentFormat: Sendable, Hashable {
         guard let first = bytes.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) else { return nil }
         switch first {
         case UInt8(ascii: "<"): self = .xmlPropertyList
-        case UInt8(ascii: "{"), UInt8(ascii: "["): self = .json
+        case UInt8(ascii: "{"), UInt8(ascii: "["), UInt8(ascii: "\""), UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+            UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
+            self = .json
         default: return nil
         }
+    }
+
+    /// What a document that is in no known format starts with, for messages:
+    /// its first characters when they are text, else its first bytes.
+    static func describeStart(of data: Data) -> String {
+        let head = data.prefix(24)
+        if let text = String(validating: head, as: UTF8.self) ?? String(validating: head.dropLast(), as: UTF8.self),
+            text.unicodeScalars.allSatisfy({ $0.value >= 0x20 || $0 == "\n" || $0 == "\t" || $0 == "\r" })
+        {
+            let line = text.split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init) ?? text
+            let shown = line.trimmingCharacters(in: .whitespaces)
+            let more = !text.dropFirst(line.count).trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+            return "text that starts \"\(shown)\"" + (more || data.count > head.count ? "…" : "")
+        }
+        return "binary data that starts " + data.prefix(8).map { String(format: "%02X", $0) }.joined(separator: " ")
     }
 
     /// Encodes `value` in this format.
@@ -67,7 +87,7 @@ public enum ModelDocumentFormat: Sendable, Hashable {
         guard let format = ModelDocumentFormat(detecting: data) else {
             throw ModelError(
                 code: .unknownFormat,
-                message: "expected JSON or a property list, found content that starts with neither", file: url)
+                message: "expected JSON or a property list, found \(describeStart(of: data))", file: url)
         }
         return (data, format)
     }

@@ -1,6 +1,23 @@
 import Foundation
 
 extension ModelValue {
+    /// Reads a document file of any kind, JSON or a property list, whichever
+    /// its content is, with any value at its root.
+    ///
+    /// ```swift
+    /// let value = try ModelValue(contentsOf: URL(fileURLWithPath: "settings.plist"))
+    /// ```
+    /// - Throws: ``ModelError`` naming the file: no such file, a folder, an
+    ///   empty file, content in no known format (saying what it starts
+    ///   with), or a malformed document (with its line and column).
+    public init(contentsOf url: URL) throws {
+        let (data, format) = try ModelDocumentFormat.bytes(contentsOf: url)
+        self = try ModelDocumentFormat.attributing(to: url) {
+            if case .json = format { return try ModelValue(json: data) }
+            return try ModelValue(propertyList: data)
+        }
+    }
+
     /// Writes the value as a document file through ModelKit's durable
     /// writer, as ``ModelObject/write(to:format:validating:references:durability:)``
     /// writes a model: atomically, synced, keeping the file's permissions and

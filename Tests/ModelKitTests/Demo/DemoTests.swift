@@ -52,7 +52,14 @@ struct DemoTests {
         (["defaults", "get"], 2, "Demo: get takes KEY (see 'Demo defaults --help')"),
         (["defaults", "frob"], 2, "Demo: unknown defaults command 'frob' (see 'Demo defaults --help')"),
         (["defaults", "get", "absent"], 1, "Demo: no value for 'absent'"),
-        (["show", "/no/such/file.json"], 1, "Demo: file.json: no such file"),
+        (["show", "/no/such/file.json"], 1, "Demo: /no/such/file.json: no such file"),
+        (["show", ""], 2, "Demo: a FILE cannot be an empty path (see 'Demo show --help')"),
+        (["help", "frob"], 2, "Demo: no help for unknown command 'frob' (see 'Demo --help')"),
+        (["convert", "/no/such/in.json", "out.json"], 1, "Demo: /no/such/in.json: no such file"),
+        (["set", "FILE", "version=7"], 2,
+            "Demo: 'version' is metadata (the document's data version), not a key Note saves; the library writes it (see 'Demo set --help')"),
+        (["set", "FILE", "type=Other"], 2,
+            "Demo: 'type' is metadata (the document's class name), not a key Note saves; the library writes it (see 'Demo set --help')"),
     ]
 
     @Test(arguments: 0..<mistakes.count)
@@ -71,12 +78,15 @@ struct DemoTests {
             let cases: [(String, String, String)] = [
                 ("broken.json", "{\"title\": \"A\",\n \"count\": 1 2}", "Demo: broken.json, JSON at line 2, column 13 (byte 27): expected ',' or '}' after object member, found '2'"),
                 ("typed.json", #"{"count":"three"}"#, #"Demo: typed.json, in count: expected Int, found a string ("three")"#),
-                ("text.json", "hello", "Demo: text.json: expected JSON or a property list, found content that starts with neither"),
+                ("text.json", "hello\n", #"Demo: text.json: expected JSON or a property list, found text that starts "hello""#),
+                ("binary.json", "\u{1}\u{2}abc", "Demo: binary.json: expected JSON or a property list, found binary data that starts 01 02 61 62 63"),
+                ("empty.json", "", "Demo: empty.json: the file is empty"),
             ]
             for (name, content, message) in cases {
                 let url = folder.appendingPathComponent(name)
                 try Data(content.utf8).write(to: url)
-                let outcome = try DemoProcess.run(["show", url.path], storeFolder: folder)
+                // Named as typed: relative to the Demo's current folder.
+                let outcome = try DemoProcess.run(["show", name], storeFolder: folder, currentDirectory: folder)
                 #expect(outcome.status == 1, "\(name)")
                 #expect(outcome.errors == message + "\n", "\(name)")
             }
@@ -89,7 +99,7 @@ struct DemoTests {
         try withTemporaryFolder { folder in
             let url = folder.appendingPathComponent("old.json")
             try Data(#"{"type":"Note","version":1,"title":"Old","number":7,"extra":{"b":1.10}}"#.utf8).write(to: url)
-            let outcome = try DemoProcess.run(["show", url.path], storeFolder: folder)
+            let outcome = try DemoProcess.run(["show", "old.json"], storeFolder: folder, currentDirectory: folder)
             #expect(outcome.status == 0)
             #expect(
                 outcome.output == """
@@ -159,7 +169,7 @@ struct DemoTests {
             #expect(edited.tags == ["a"])
             #expect(edited.title == "Plist")
             #expect(edited.extensibleProperty(forKey: "future") == ["kept": 1])
-            let shown = try DemoProcess.run(["show", url.path], storeFolder: folder)
+            let shown = try DemoProcess.run(["show", "note.bplist"], storeFolder: folder, currentDirectory: folder)
             // Saved by the Demo's Note, which is at version 2.
             #expect(shown.output.hasPrefix("file: note.bplist (binary property list)\nversion: 2\n"))
         }
@@ -180,8 +190,63 @@ struct DemoTests {
             try Data("garbage".utf8).write(to: store.url)
             let outcome = try DemoProcess.run(["defaults", "set", "x", "1"], storeFolder: folder)
             #expect(outcome.status == 1)
-            #expect(outcome.errors.hasPrefix("Demo: defaults.plist, property list at line 1, column 1"))
+            #expect(outcome.errors.hasPrefix("Demo: \(folder.path)/defaults.plist, property list at line 1, column 1"))
             #expect(try String(contentsOf: store.url, encoding: .utf8) == "garbage")
+        }
+    }
+
+    /// Every valid document shows and converts, whatever stands at its top.
+    @Test(arguments: [("5", "5"), ("null", "null"), (#""text""#, #""text""#), ("[1,2]", "[1,2]")])
+    func showAndConvertHandleEveryValidDocument(content: String, shown: String) throws {
+        try withTemporaryFolder { folder in
+            try Data(content.utf8).write(to: folder.appendingPathComponent("top.json"))
+            let show = try DemoProcess.run(["show", "top.json"], storeFolder: folder, currentDirectory: folder)
+            #expect(show.status == 0 && show.errors.isEmpty, "\(show.errors)")
+            #expect(show.output == "file: top.json (JSON)\nvalue: \(shown)\nnot a Note: a Note is an object of keys and values\n")
+            let convert = try DemoProcess.run(["convert", "top.json", "top.bplist"], storeFolder: folder, currentDirectory: folder)
+            #expect(convert.status == 0 && convert.errors.isEmpty, "\(convert.errors)")
+            #expect(convert.output.hasPrefix("wrote top.bplist (binary property list, "))
+        }
+    }
+
+    @Test func convertFailuresNameThePathAsTyped() throws {
+        try withTemporaryFolder { folder in
+            try Data(#"{"title":"x"}"#.utf8).write(to: folder.appendingPathComponent("note.json"))
+            try FileManager.default.createDirectory(
+                at: folder.appendingPathComponent("out.json"), withIntermediateDirectories: false)
+            let cases: [([String], String)] = [
+                (["convert", "note.json", "/nonexistent/dir/out.json"], "Demo: /nonexistent/dir/out.json: no such folder: /nonexistent/dir"),
+                (["convert", "note.json", "out.json"], "Demo: out.json: this is a folder, not a file"),
+                (["convert", "note.json", "sub/../missing/x.plist"], "Demo: sub/../missing/x.plist: no such folder: \(folder.path)/missing"),
+            ]
+            for (arguments, message) in cases {
+                let outcome = try DemoProcess.run(arguments, storeFolder: folder, currentDirectory: folder)
+                #expect(outcome.status == 1, "\(arguments)")
+                #expect(outcome.errors == message + "\n", "\(arguments)")
+            }
+        }
+    }
+
+    @Test func helpNamesACommandsHelpAndAnEmptyStoreSaysSo() throws {
+        try withTemporaryFolder { folder in
+            let help = try DemoProcess.run(["help", "show"], storeFolder: folder)
+            #expect(help.status == 0 && help.output.hasPrefix("Usage: Demo show FILE"))
+            let list = try DemoProcess.run(["defaults", "list"], storeFolder: folder)
+            #expect(list.status == 0)
+            #expect(list.output == "the store is empty (\(folder.path)/defaults.plist)\n")
+        }
+    }
+
+    @Test func theTourSaysWhenItsStoreCannotBeRead() throws {
+        try withTemporaryFolder { folder in
+            try Data("garbage".utf8).write(to: folder.appendingPathComponent("defaults.plist"))
+            let tour = try DemoProcess.run([], storeFolder: folder)
+            #expect(tour.status == 0)
+            #expect(
+                tour.output.hasSuffix(
+                    "the store could not be read, so the counter is not kept: defaults.plist, property list at line 1, "
+                        + "column 1 (byte 0): expected <plist> or a value, found text \"garbage\"\n"))
+            #expect(try String(contentsOf: folder.appendingPathComponent("defaults.plist"), encoding: .utf8) == "garbage")
         }
     }
 }
