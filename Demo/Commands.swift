@@ -14,6 +14,8 @@ struct UsageError: Error {
         case Commands.setUsage: "set"
         case Commands.defaultsUsage: "defaults"
         case Commands.schemaUsage: "schema"
+        case Commands.diffUsage: "diff"
+        case Commands.patchUsage: "patch"
         default: ""
         }
     }
@@ -52,6 +54,8 @@ enum Commands {
                                     read and change the standard ModelDefaults store
           schema Note [--profile standard|openai|anthropic]
                                     print the JSON Schema of the Demo's Note model
+          diff A B                  print the JSON Patch (RFC 6902) that turns document A into document B
+          patch FILE PATCH          apply a JSON Patch (an array) or a JSON Merge Patch (an object) to FILE
           help                      print this help
 
         Run 'Demo COMMAND --help' for a command's details.
@@ -98,6 +102,24 @@ enum Commands {
           remove KEY      removes KEY and saves
         """
 
+    static let diffUsage = """
+        Usage: Demo diff A B
+
+        Reads the documents A and B (any format) and prints the JSON Patch
+        (RFC 6902) that turns A into B, one operation per line; an empty patch
+        ([]) when they are equal.
+        """
+
+    static let patchUsage = """
+        Usage: Demo patch FILE PATCH
+
+        Applies PATCH to the document FILE and saves FILE in its own format,
+        durably. PATCH is a JSON Patch (RFC 6902, an array of operations) or a
+        JSON Merge Patch (RFC 7396, an object). All or nothing: an operation
+        that fails (a test that does not hold, a path that names nothing)
+        changes nothing and names the operation.
+        """
+
     static let schemaUsage = """
         Usage: Demo schema Note [--profile standard|openai|anthropic]
 
@@ -121,6 +143,8 @@ enum Commands {
             case "set": print(setUsage)
             case "defaults": print(defaultsUsage)
             case "schema": print(schemaUsage)
+            case "diff": print(diffUsage)
+            case "patch": print(patchUsage)
             case let other?: throw UsageError(message: "no help for unknown command '\(other)'", usage: usage)
             }
         case "show":
@@ -141,6 +165,14 @@ enum Commands {
         case "schema":
             if wantsHelp(rest) { return print(schemaUsage) }
             try schema(rest)
+        case "diff":
+            if wantsHelp(rest) { return print(diffUsage) }
+            guard rest.count == 2 else { throw UsageError(message: "diff takes A and B", usage: diffUsage) }
+            try diff(file(rest[0], usage: diffUsage), file(rest[1], usage: diffUsage))
+        case "patch":
+            if wantsHelp(rest) { return print(patchUsage) }
+            guard rest.count == 2 else { throw UsageError(message: "patch takes FILE and PATCH", usage: patchUsage) }
+            try patch(file(rest[0], usage: patchUsage), with: file(rest[1], usage: patchUsage))
         default:
             throw UsageError(message: "unknown command '\(command)'", usage: usage)
         }
@@ -240,6 +272,42 @@ enum Commands {
         try value.write(to: output, format: chosen)
         let size = (try? FileManager.default.attributesOfItem(atPath: output.path)[.size] as? Int) ?? 0
         print("wrote \(typedPaths[output.path] ?? output.path) (\(name(of: format)), \(size) bytes)")
+    }
+
+    // MARK: - diff and patch
+
+    static func diff(_ a: URL, _ b: URL) throws {
+        let patch = JSONPatch.difference(from: try ModelValue(contentsOf: a), to: try ModelValue(contentsOf: b))
+        guard !patch.isEmpty else { return print("[]") }
+        guard case .array(let operations) = patch.modelValue else { return }
+        print("[")
+        for (index, operation) in operations.enumerated() {
+            print("  " + (try operation.jsonString()) + (index < operations.count - 1 ? "," : ""))
+        }
+        print("]")
+    }
+
+    static func patch(_ url: URL, with patchURL: URL) throws {
+        let target = try ModelValue(contentsOf: url)
+        let patchValue = try ModelValue(contentsOf: patchURL)
+        let result: ModelValue
+        let summary: String
+        do {
+            if case .object = patchValue {
+                result = JSONMergePatch(patchValue).applied(to: target)
+                summary = "a merge patch"
+            } else {
+                let patch = try JSONPatch(modelValue: patchValue)
+                result = try patch.applied(to: target)
+                summary = patch.operations.count == 1 ? "1 operation" : "\(patch.operations.count) operations"
+            }
+        } catch var error as ModelError {
+            error.file = patchURL
+            throw error
+        }
+        let format = ModelDocumentFormat(detecting: try Data(contentsOf: url)) ?? .json
+        try result.write(to: url, format: format)
+        print("applied \(summary) to \(typedPaths[url.path] ?? url.path)")
     }
 
     // MARK: - set

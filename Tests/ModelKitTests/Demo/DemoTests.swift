@@ -249,4 +249,41 @@ struct DemoTests {
             #expect(try String(contentsOf: folder.appendingPathComponent("defaults.plist"), encoding: .utf8) == "garbage")
         }
     }
+
+    @Test func diffPrintsThePatchAndPatchAppliesItAllOrNothing() throws {
+        try withTemporaryFolder { folder in
+            try Data(#"{"title":"A","tags":["x"],"count":1}"#.utf8).write(to: folder.appendingPathComponent("a.json"))
+            let b = ModelValue.object(["title": "B", "tags": ["x", "y"], "count": 1])
+            try b.write(to: folder.appendingPathComponent("b.plist"))
+            let diff = try DemoProcess.run(["diff", "a.json", "b.plist"], storeFolder: folder, currentDirectory: folder)
+            #expect(diff.status == 0 && diff.errors.isEmpty, "\(diff.errors)")
+            #expect(
+                diff.output == """
+                    [
+                      {"op":"replace","path":"/title","value":"B"},
+                      {"op":"add","path":"/tags/1","value":"y"}
+                    ]
+
+                    """)
+            try Data(diff.output.utf8).write(to: folder.appendingPathComponent("p.json"))
+            let patch = try DemoProcess.run(["patch", "a.json", "p.json"], storeFolder: folder, currentDirectory: folder)
+            #expect(patch.status == 0 && patch.output == "applied 2 operations to a.json\n", "\(patch.errors)")
+            #expect(try ModelValue(contentsOf: folder.appendingPathComponent("a.json")).isJSONEqual(to: b))
+            let same = try DemoProcess.run(["diff", "a.json", "b.plist"], storeFolder: folder, currentDirectory: folder)
+            #expect(same.output == "[]\n")
+            // A failing test operation changes nothing and names the operation.
+            let before = try Data(contentsOf: folder.appendingPathComponent("a.json"))
+            try Data(#"[{"op":"replace","path":"/count","value":2},{"op":"test","path":"/title","value":"C"}]"#.utf8)
+                .write(to: folder.appendingPathComponent("bad.json"))
+            let failed = try DemoProcess.run(["patch", "a.json", "bad.json"], storeFolder: folder, currentDirectory: folder)
+            #expect(failed.status == 1)
+            #expect(failed.errors.hasPrefix("Demo: bad.json: operation 1 (test /title)"), "\(failed.errors)")
+            #expect(try Data(contentsOf: folder.appendingPathComponent("a.json")) == before)
+            // A merge patch.
+            try Data(#"{"count":null,"title":"M"}"#.utf8).write(to: folder.appendingPathComponent("m.json"))
+            let merged = try DemoProcess.run(["patch", "a.json", "m.json"], storeFolder: folder, currentDirectory: folder)
+            #expect(merged.output == "applied a merge patch to a.json\n")
+            #expect(try String(contentsOf: folder.appendingPathComponent("a.json"), encoding: .utf8) == #"{"title":"M","tags":["x","y"]}"#)
+        }
+    }
 }
