@@ -115,22 +115,22 @@ struct ModelStorage {
             destroyContents()
             return
         }
-        ReleaseQueue.current.withValue { queue in
-            if queue.isDraining {
-                queue.pending.append(base)
-                return
-            }
-            queue.isDraining = true
-            destroyContents()
-            while let next = queue.pending.popLast() {
-                ModelStorage(base: next).destroyContents()
-            }
-            queue.isDraining = false
+        let key = ReleaseQueue.key
+        if let marker = pthread_getspecific(key) {
+            // Inside another destruction on this thread: wait in its queue.
+            ReleaseQueue.enqueue(base, marker: marker)
+            return
         }
+        pthread_setspecific(key, ReleaseQueue.draining)
+        destroyContents()
+        if let marker = pthread_getspecific(key), marker != ReleaseQueue.draining {
+            ReleaseQueue.drain(marker)
+        }
+        pthread_setspecific(key, nil)
     }
 
     /// Destroys the values, the state and the lock, and frees the memory.
-    private func destroyContents() {
+    fileprivate func destroyContents() {
         let header = base.assumingMemoryBound(to: ModelState.self)
         // Borrowed, not retained: layouts live as long as the process.
         let layout = Unmanaged.passUnretained(header.pointee.layout)
@@ -197,11 +197,45 @@ struct ModelStorage {
 /// The storages of models released while another model's storage is being
 /// destroyed on this thread, waiting for the outermost destruction to
 /// destroy them one after another (see ``ModelStorage/destroy()``).
+///
+/// The thread's slot (POSIX thread-specific data) is `nil` when no
+/// destruction runs, ``draining`` while one runs with nothing waiting, and
+/// the queue once something waits: the common case, an object freed with no
+/// model inside freed with it, costs two reads and two writes of the slot
+/// and no allocation.
 final class ReleaseQueue {
-    /// Whether a destruction is running on this thread.
-    var isDraining = false
     /// The storages waiting, as their bases.
     var pending: [UnsafeMutableRawPointer] = []
 
-    static let current = ThreadLocal { ReleaseQueue() }
+    static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        let status = pthread_key_create(&key, nil)
+        precondition(status == 0, "ModelKit: pthread_key_create failed (\(status))")
+        return key
+    }()
+
+    /// The slot's value while a destruction runs with nothing waiting.
+    static var draining: UnsafeMutableRawPointer { UnsafeMutableRawPointer(bitPattern: 1).unsafelyUnwrapped }
+
+    /// Puts `base` in the queue that the slot's `marker` stands for, making
+    /// the queue when it is the first to wait.
+    static func enqueue(_ base: UnsafeMutableRawPointer, marker: UnsafeMutableRawPointer) {
+        if marker == draining {
+            let queue = ReleaseQueue()
+            queue.pending.append(base)
+            pthread_setspecific(key, Unmanaged.passRetained(queue).toOpaque())
+        } else {
+            Unmanaged<ReleaseQueue>.fromOpaque(marker)._withUnsafeGuaranteedRef { $0.pending.append(base) }
+        }
+    }
+
+    /// Destroys the waiting storages, and those that wait while it does, then
+    /// lets the queue go.
+    static func drain(_ marker: UnsafeMutableRawPointer) {
+        let queue = Unmanaged<ReleaseQueue>.fromOpaque(marker)
+        while let next = queue._withUnsafeGuaranteedRef({ $0.pending.popLast() }) {
+            ModelStorage(base: next).destroyContents()
+        }
+        queue.release()
+    }
 }
