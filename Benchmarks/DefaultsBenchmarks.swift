@@ -43,7 +43,17 @@ enum DefaultsBenchmarks {
                     foundation.synchronize()
                 }
             },
-            .init(label: "ModelDefaults") { iterations in
+            .init(label: "ModelDefaults (synced)") { iterations in
+                store.durability = .synced
+                for _ in 0..<iterations {
+                    counter += 1
+                    store.set(counter, forKey: "key 0")
+                    try! store.save()
+                }
+            },
+            .init(label: "ModelDefaults (.unsynced)") { iterations in
+                store.durability = .unsynced
+                defer { store.durability = .synced }
                 for _ in 0..<iterations {
                     counter += 1
                     store.set(counter, forKey: "key 0")
