@@ -40,13 +40,16 @@ extension Array: ModelValueConvertible where Element: ModelValueConvertible {
         }
         var result: [Element] = []
         result.reserveCapacity(elements.count)
+        // Models that reject unknown keys: every element's are reported together.
+        var unknown = UnknownKeyErrors()
         for (index, element) in elements.enumerated() {
             do {
                 result.append(try Element.decoded(from: element))
             } catch let error as ModelError {
-                throw error.prepending(.index(index))
+                try unknown.record(error, at: .index(index))
             }
         }
+        try unknown.throwIfAny()
         self = result
     }
 
@@ -111,13 +114,15 @@ extension Dictionary: ModelValueConvertible where Key == String, Value: ModelVal
         }
         var result: [String: Value] = [:]
         result.reserveCapacity(object.count)
+        var unknown = UnknownKeyErrors()
         for (key, value) in object {
             do {
                 result[key] = try Value.decoded(from: value)
             } catch let error as ModelError {
-                throw error.prepending(.key(key))
+                try unknown.record(error, at: .key(key))
             }
         }
+        try unknown.throwIfAny()
         self = result
     }
 

@@ -104,7 +104,13 @@ enum DictionaryModelDecoder {
             case bagTarget:
                 // References between models are read by the ModelValue path.
                 guard !ReferenceKeys.isReserved(key) else { throw Failure() }
+                // A class that rejects unknown keys is loaded by the ModelValue
+                // path, which reports them all.
+                guard layout.unknownKeys != .reject else { throw Failure() }
+                // Converted even when ignored: a value the bridge refuses is
+                // refused as the ModelValue path refuses it.
                 let converted = try PropertyListBridge.modelValue(from: value, depth: depth)
+                guard layout.unknownKeys == .keep else { continue }
                 var unknown = members.unknown ?? ModelValue.Object()
                 members.unknown = nil
                 unknown.appendNew(key: key, value: converted)

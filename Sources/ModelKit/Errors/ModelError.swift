@@ -121,6 +121,9 @@ public struct ModelError: Error, Sendable, CustomStringConvertible, CustomDebugS
     public var message: String
     /// The failures an error from `validate()` combines (see ``failures``).
     var combined: [ModelError] = []
+    /// The unknown keys an error of a class that rejects them names (see
+    /// `ModelError+UnknownKeys.swift`); empty for other errors.
+    var unknownKeys: [UnknownKey] = []
 
     /// Creates an error; conformances to ``ModelValueConvertible`` usually call
     /// ``typeMismatch(expected:found:)`` or ``invalidValue(_:)`` instead.
@@ -174,6 +177,12 @@ public struct ModelError: Error, Sendable, CustomStringConvertible, CustomDebugS
     public func prepending(_ component: ModelKeyPath.Component) -> ModelError {
         var copy = self
         copy.keyPath = keyPath.prepending(component)
+        if !unknownKeys.isEmpty {
+            for index in copy.unknownKeys.indices {
+                copy.unknownKeys[index].path = copy.unknownKeys[index].path.prepending(component)
+            }
+            copy.describeUnknownKeys()
+        }
         return copy
     }
 
@@ -181,6 +190,12 @@ public struct ModelError: Error, Sendable, CustomStringConvertible, CustomDebugS
     public func prepending(_ prefix: ModelKeyPath) -> ModelError {
         var copy = self
         copy.keyPath = ModelKeyPath(prefix.components + keyPath.components)
+        if !unknownKeys.isEmpty {
+            for index in copy.unknownKeys.indices {
+                copy.unknownKeys[index].path = ModelKeyPath(prefix.components + copy.unknownKeys[index].path.components)
+            }
+            copy.describeUnknownKeys()
+        }
         return copy
     }
 }

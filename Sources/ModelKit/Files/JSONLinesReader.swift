@@ -96,7 +96,12 @@ final class JSONLinesReader<M: ModelObject> {
             do {
                 return try M(json: data)
             } catch let error as ModelError where error.code == .typeNotAllowed {
-                let model = try M.decoded(from: ModelValue(json: data))
+                let model: M
+                do {
+                    model = try M.decoded(from: ModelValue(json: data))
+                } catch let error as ModelError {
+                    throw error.locatingUnknownKeys(inJSON: data)
+                }
                 try model.validate()
                 return model
             }

@@ -21,7 +21,11 @@ extension Array where Element: ModelObject {
     ///   column), a root that is not an array, or a bad element (its index
     ///   first in the key path).
     public init(json: Data, options: JSONReadingOptions = JSONReadingOptions()) throws {
-        try self.init(modelValue: ModelValue(json: json, options: options))
+        do {
+            try self.init(modelValue: ModelValue(json: json, options: options))
+        } catch let error as ModelError {
+            throw error.locatingUnknownKeys(inJSON: json, options: options)
+        }
     }
 
     /// Reads a JSON array of models from text.
@@ -54,13 +58,16 @@ extension Array where Element: ModelObject {
         }
         var models: [Element] = []
         models.reserveCapacity(elements.count)
+        // Elements that reject unknown keys: all of them are reported together.
+        var unknown = UnknownKeyErrors()
         for (index, element) in elements.enumerated() {
             do {
                 models.append(try Element.decoded(from: element))
             } catch let error as ModelError {
-                throw error.prepending(.index(index))
+                try unknown.record(error, at: .index(index))
             }
         }
+        try unknown.throwIfAny()
         self = models
     }
 

@@ -60,6 +60,9 @@ extension ModelObject {
             pending.newerVersion = loadedVersion
         }
 
+        let policy = layout.unknownKeys
+        // Rejected unknown keys, this object's and its values', reported together.
+        var unknown = UnknownKeyErrors()
         try CodingContext.with(classStrategy: layout.dateStrategy) { context in
             pending.values.reserveCapacity(min(members.count, layout.slotCount))
             for (key, value) in members {
@@ -82,15 +85,21 @@ extension ModelObject {
                         }
                         pending.values.append((offset, decoded))
                     } catch let error as ModelError {
-                        throw error.prepending(.key(key))
+                        try unknown.record(error, at: .key(key))
                     } catch {
-                        throw ModelError(code: .invalidValue, message: "\(error)", keyPath: ModelKeyPath([.key(key)]))
+                        try unknown.record(
+                            ModelError(code: .invalidValue, message: "\(error)", keyPath: ModelKeyPath([.key(key)])))
                     }
                 } else if key != layout.versionKey, key != layout.typeKey {
-                    pending.bag.appendNew(key: key, value: value)
+                    switch policy {
+                    case .keep: pending.bag.appendNew(key: key, value: value)
+                    case .ignore: continue
+                    case .reject: try unknown.record(ModelError.rejecting([key], of: layout))
+                    }
                 }
             }
         }
+        try unknown.throwIfAny()
         return pending
     }
 

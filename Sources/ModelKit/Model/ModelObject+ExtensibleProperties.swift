@@ -40,7 +40,11 @@ extension ModelObject {
     /// Sets an extensible property, recording a change if the value differs;
     /// `nil` removes it.
     /// - Throws: ``ModelError`` when `key` is a saved key or a metadata key of
-    ///   the class: those are not extensible properties.
+    ///   the class: those are not extensible properties; or when the class's
+    ///   ``unknownKeys`` is ``UnknownKeyPolicy/ignore`` or
+    ///   ``UnknownKeyPolicy/reject`` and `value` is not `nil`: such a class
+    ///   keeps no extensible properties, since it would not write them back
+    ///   (`.ignore`) or could not read them back (`.reject`).
     public func setExtensibleProperty(_ value: ModelValue?, forKey key: String) throws {
         let layout = self.layout
         if layout.offsetsByKey[key] != nil {
@@ -54,6 +58,13 @@ extension ModelObject {
             throw ModelError(
                 code: .invalidValue,
                 message: "\"\(key)\" is a metadata key of \(Swift.type(of: self)), written by ModelKit",
+                keyPath: ModelKeyPath([.key(key)]))
+        }
+        if value != nil, layout.unknownKeys != .keep {
+            throw ModelError(
+                code: .unknownKey,
+                message: "\(Swift.type(of: self)) saves no key \(ModelValue.quoted(key)) and keeps no extensible "
+                    + "properties (its unknownKeys is .\(layout.unknownKeys))",
                 keyPath: ModelKeyPath([.key(key)]))
         }
         withState { state in

@@ -85,7 +85,11 @@ extension ModelObject {
             return try? decoder.decodeRoot(of: self)
         }
         guard let direct else {
-            try load(ModelValue(json: json, options: options))
+            do {
+                try load(ModelValue(json: json, options: options))
+            } catch let error as ModelError {
+                throw error.locatingUnknownKeys(inJSON: json, options: options)
+            }
             return
         }
         withState { state in

@@ -203,6 +203,20 @@ open class ModelObject: @unchecked Sendable {
     /// own strategy. Default ``DateStrategy/iso8601``.
     open class var dateStrategy: DateStrategy { .iso8601 }
 
+    /// What loading does with keys this class does not save; default
+    /// ``UnknownKeyPolicy/keep``.
+    ///
+    /// With `.keep` they go to the ``extensibleProperties`` and are written
+    /// back; with `.ignore` they are dropped; with `.reject` loading throws
+    /// one error naming every unknown key. Override it to return a constant;
+    /// it is read once per class. A subclass inherits its superclass's policy
+    /// unless it overrides this too.
+    ///
+    /// ```swift
+    /// override class var unknownKeys: UnknownKeyPolicy { .reject }
+    /// ```
+    open class var unknownKeys: UnknownKeyPolicy { .keep }
+
     /// The keys this class saves, in the order they are written.
     ///
     /// The default is every `@Saved` key, superclass first, in declaration

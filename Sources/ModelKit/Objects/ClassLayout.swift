@@ -55,6 +55,8 @@ final class ClassLayout: Sendable {
     let versionKey: String?
     let typeKey: String?
     let dateStrategy: DateStrategy
+    /// What loading does with keys the class does not save.
+    let unknownKeys: UnknownKeyPolicy
     /// Problems with the declarations; an object of a class with problems can
     /// be created, but not saved or loaded.
     let problems: [String]
@@ -132,6 +134,7 @@ final class ClassLayout: Sendable {
         versionKey = settings ? type.versionKey : nil
         typeKey = settings ? type.typeKey : nil
         dateStrategy = settings ? type.dateStrategy : .iso8601
+        unknownKeys = settings ? type.unknownKeys : .keep
         self.problems = problems
         jsonPlan = JSONDecodingPlan(
             slots: slots, savedOrder: savedOrder, versionKey: versionKey, typeKey: typeKey, typeName: typeName)

@@ -155,9 +155,13 @@ extension ModelObject {
         return builder.objectSchema(properties, closed: closed)
     }
 
-    /// Whether the schema of `type` lets other keys through (they go to
-    /// the bag). A class that refuses unknown keys will say so here.
-    static func allowsUnknownKeysInSchema(_ type: ModelObject.Type) -> Bool { true }
+    /// Whether the schema of `type` lets other keys through: they go to the
+    /// bag or are dropped, unless the class rejects them
+    /// (``UnknownKeyPolicy/reject``), whose schema says
+    /// `"additionalProperties": false`.
+    static func allowsUnknownKeysInSchema(_ type: ModelObject.Type) -> Bool {
+        ClassLayout.of(type).unknownKeys != .reject
+    }
 
     /// One saved property's schema: its type's, with its rules and description.
     private static func slotSchema(_ slot: ClassLayout.Slot, in builder: JSONSchemaBuilder) -> ModelValue {

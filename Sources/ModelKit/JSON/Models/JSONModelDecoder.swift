@@ -129,6 +129,10 @@ struct JSONModelDecoder {
         guard !layout.hasRules else { return nil }
         let plan = layout.jsonPlan
         let codableReaders = plan.codableSlots?.readers
+        // Unknown members: kept (as text when it can), or dropped unbuilt;
+        // a class that rejects them is read by the ModelValue path, which
+        // reports them all.
+        let ignoresUnknown = layout.unknownKeys == .ignore
         var members = Members()
         let pendingStart = pendingMembers.count
         defer { dropPendingMembers(from: pendingStart) }
@@ -169,7 +173,7 @@ struct JSONModelDecoder {
                 {
                     throw Failure()
                 }
-                if keepsText {
+                if keepsText || ignoresUnknown {
                     bagKeyRange = keyStart..<keyEnd
                 } else {
                     bagKey = String(
@@ -216,7 +220,23 @@ struct JSONModelDecoder {
                 guard !seenType, case .string(let name) = try readSubtree(), name == layout.typeName
                 else { return nil }
                 seenType = true
+            case .none where ignoresUnknown:
+                // Validated as strictly as reading it, and dropped; its key is
+                // remembered only to find a repeat, which the ModelValue path reports.
+                reader.outerDepth = depth
+                let range = try reader.skipValue()
+                guard let key = bagKeyRange else { return nil }
+                if pendingMembers.capacity == 0 {
+                    pendingMembers.reserveCapacity(64)
+                    pendingHashes.reserveCapacity(64)
+                }
+                pendingMembers.append(ExtensibleBag.CompactMember(key: key, value: range))
+                pendingHashes.append(
+                    JSONReader.scanHash(
+                        reader.base, count: reader.count, from: key.lowerBound, length: key.count,
+                        seed: reader.keySeed))
             case .none:
+                guard layout.unknownKeys == .keep else { throw Failure() }
                 if keepsText {
                     // Validated as strictly as reading it, and kept as its text.
                     reader.outerDepth = depth
@@ -260,7 +280,7 @@ struct JSONModelDecoder {
                 // A repeated key: the ModelValue path reports it.
                 if pendingMembers.count > pendingStart {
                     guard !pendingMembersRepeatKey(from: pendingStart) else { return nil }
-                    movePendingMembers(from: pendingStart, into: &members.bag)
+                    if !ignoresUnknown { movePendingMembers(from: pendingStart, into: &members.bag) }
                 }
                 guard !members.bag.hasRepeatedKeys() else { return nil }
                 return members
