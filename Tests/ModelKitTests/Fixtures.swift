@@ -148,3 +148,52 @@ final class Leaf: ModelObject, @unchecked Sendable {
     @Saved var label = ""
     @Saved var size = 0
 }
+
+// MARK: - Unknown-key policies
+
+/// The same saved keys under each ``UnknownKeyPolicy``: this class keeps
+/// unknown keys (the default), its subclasses drop or reject them.
+class PolicyNote: ModelObject, @unchecked Sendable {
+    @Saved var title = ""
+    @Saved var count = 0
+    @Saved var part: PolicyPart? = nil
+}
+
+/// A ``PolicyNote`` that drops unknown keys.
+final class IgnoringNote: PolicyNote, @unchecked Sendable {
+    override class var unknownKeys: UnknownKeyPolicy { .ignore }
+}
+
+/// A ``PolicyNote`` that rejects unknown keys.
+final class RejectingNote: PolicyNote, @unchecked Sendable {
+    override class var unknownKeys: UnknownKeyPolicy { .reject }
+}
+
+/// A nested model that keeps unknown keys, whatever its parent does.
+final class PolicyPart: ModelObject, @unchecked Sendable {
+    @Saved var name = ""
+}
+
+/// A configuration that rejects unknown keys, holding models of each policy.
+final class Settings: ModelObject, @unchecked Sendable {
+    override class var unknownKeys: UnknownKeyPolicy { .reject }
+    @Saved var title = ""
+    @Saved var display: Display? = nil
+    @Saved var plugins: [Plugin] = []
+    @Saved var extras: PolicyPart? = nil
+    @Saved var named: [String: Plugin] = [:]
+}
+
+/// Inside ``Settings``: drops unknown keys.
+final class Display: ModelObject, @unchecked Sendable {
+    override class var unknownKeys: UnknownKeyPolicy { .ignore }
+    @Saved var width = 0
+    @Saved var plugin: Plugin? = nil
+}
+
+/// Inside ``Settings``: rejects unknown keys.
+final class Plugin: ModelObject, @unchecked Sendable {
+    override class var unknownKeys: UnknownKeyPolicy { .reject }
+    @Saved var name = ""
+    @Saved var enabled = true
+}

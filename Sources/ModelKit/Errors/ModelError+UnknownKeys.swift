@@ -53,6 +53,16 @@ extension ModelError {
         return merged
     }
 
+    /// This error with its unknown keys in the order of their key paths'
+    /// text, for data that has no order of its own (a dictionary).
+    func sortingUnknownKeys() -> ModelError {
+        guard unknownKeys.count > 1 else { return self }
+        var sorted = self
+        sorted.unknownKeys.sort { $0.path.description.utf8.lexicographicallyPrecedes($1.path.description.utf8) }
+        sorted.describeUnknownKeys()
+        return sorted
+    }
+
     /// Sets the key path, message and separate failures from `unknownKeys`.
     mutating func describeUnknownKeys() {
         guard let first = unknownKeys.first, case .key(let firstKey)? = first.path.components.last else { return }

@@ -35,8 +35,19 @@ extension ModelObject {
             apply(members, recordingChanges: true, replacingBag: false)
             return
         }
-        let pending = try decodePendingRoot(PropertyListBridge.members(of: dictionary))
-        apply(pending, recordingChanges: true, replacingBag: false)
+        apply(try decodePendingDictionary(dictionary), recordingChanges: true, replacingBag: false)
+    }
+
+    /// Decodes `dictionary` for this object, the root, through `ModelValue`,
+    /// without changing it.
+    /// - Throws: ``ModelError``; one that rejects unknown keys names them in
+    ///   sorted order, since a dictionary has none of its own.
+    func decodePendingDictionary(_ dictionary: [String: Any]) throws -> PendingValues {
+        do {
+            return try decodePendingRoot(PropertyListBridge.members(of: dictionary))
+        } catch let error as ModelError {
+            throw error.sortingUnknownKeys()
+        }
     }
 
     /// Applies a loaded object to this object, all or nothing, as

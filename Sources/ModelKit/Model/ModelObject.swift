@@ -282,9 +282,7 @@ open class ModelObject: @unchecked Sendable {
         // Straight from the dictionary when the direct path can; otherwise,
         // and for every error, through ModelValue.
         if directlyDecodedInPlace(dictionary) { return }
-        apply(
-            try decodePendingRoot(PropertyListBridge.members(of: dictionary)), recordingChanges: false,
-            replacingBag: true)
+        apply(try decodePendingDictionary(dictionary), recordingChanges: false, replacingBag: true)
     }
 
     /// Creates an object from an XML or binary property list.
@@ -335,7 +333,12 @@ open class ModelObject: @unchecked Sendable {
     ///   (relative to this object), or the decoder's error for malformed data.
     public required convenience init(from decoder: any Decoder) throws {
         self.init()
-        try load(CodableModelValue(from: decoder).value)
+        do {
+            try load(CodableModelValue(from: decoder).value)
+        } catch let error as ModelError {
+            // A decoder's keyed container need not keep the data's order.
+            throw error.sortingUnknownKeys()
+        }
     }
 
     // MARK: - Property access
