@@ -203,6 +203,50 @@ enum JSONBenchmarks {
         @Saved var profile_image_url = ""
     }
 
+    /// The classes above, dropping the keys they do not declare
+    /// (`unknownKeys` `.ignore`) instead of keeping them.
+    final class IgnoringTwitterSearch: ModelObject, @unchecked Sendable {
+        override class var unknownKeys: UnknownKeyPolicy { .ignore }
+        @Saved var statuses: [IgnoringTwitterStatus] = []
+    }
+
+    final class IgnoringTwitterStatus: ModelObject, @unchecked Sendable {
+        override class var unknownKeys: UnknownKeyPolicy { .ignore }
+        @Saved var id = 0
+        @Saved var id_str = ""
+        @Saved var text = ""
+        @Saved var created_at = ""
+        @Saved var source = ""
+        @Saved var truncated = false
+        @Saved var in_reply_to_status_id: Int? = nil
+        @Saved var in_reply_to_screen_name: String? = nil
+        @Saved var retweet_count = 0
+        @Saved var favorite_count = 0
+        @Saved var favorited = false
+        @Saved var retweeted = false
+        @Saved var lang = ""
+        @Saved var user: IgnoringTwitterUser? = nil
+    }
+
+    final class IgnoringTwitterUser: ModelObject, @unchecked Sendable {
+        override class var unknownKeys: UnknownKeyPolicy { .ignore }
+        @Saved var id = 0
+        @Saved var id_str = ""
+        @Saved var name = ""
+        @Saved var screen_name = ""
+        @Saved var location = ""
+        @Saved("description") var bio = ""
+        @Saved var followers_count = 0
+        @Saved var friends_count = 0
+        @Saved var listed_count = 0
+        @Saved var created_at = ""
+        @Saved var favourites_count = 0
+        @Saved var verified = false
+        @Saved var statuses_count = 0
+        @Saved var lang = ""
+        @Saved var profile_image_url = ""
+    }
+
     /// Classes declaring 8 (status) and 9 (user) keys; ModelKit keeps the rest.
     final class SlimSearch: ModelObject, @unchecked Sendable {
         @Saved var statuses: [SlimStatus] = []
@@ -315,6 +359,7 @@ enum JSONBenchmarks {
             return
         }
         compareModels("twitter models, whole document", data: data, search: search, codable: codable)
+        compareUnknownKeyPolicies(data: data)
         compareKeepingModels(data: data, search: search)
         if let slim = try? SlimSearch(json: data), let slimCodable = try? JSONDecoder().decode(SlimCodableSearch.self, from: data) {
             compareModels(
@@ -326,6 +371,31 @@ enum JSONBenchmarks {
         guard let declared = try? JSONEncoder().encode(codable), let declaredSearch = try? TwitterSearch(json: declared)
         else { return }
         compareModels("twitter models, declared keys only", data: declared, search: declaredSearch, codable: codable)
+    }
+
+    /// The whole document into the twitter classes that keep the keys they do
+    /// not declare (the default) and into the same classes dropping them
+    /// (`.ignore`: the direct path checks those members and builds nothing).
+    private static func compareUnknownKeyPolicies(data: Data) {
+        let name = "decode twitter models, whole document, unknown keys ignored vs kept"
+        guard Harness.wants(name) else { return }
+        guard let ignoring = try? IgnoringTwitterSearch(json: data), let keeping = try? TwitterSearch(json: data),
+            ignoring.statuses.map(\.id) == keeping.statuses.map(\.id),
+            ignoring.statuses.allSatisfy({ $0.extensibleProperties.isEmpty && $0.user?.extensibleProperties.isEmpty != false })
+        else {
+            print("| \(name) | skipped: the ignoring classes do not read the document as the keeping ones do |")
+            return
+        }
+        Harness.compare(
+            name, bytes: data.count,
+            [
+                Harness.Variant(label: ".keep") { iterations in
+                    for _ in 0..<iterations { blackHole(try? TwitterSearch(json: data)) }
+                },
+                Harness.Variant(label: ".ignore") { iterations in
+                    for _ in 0..<iterations { blackHole(try? IgnoringTwitterSearch(json: data)) }
+                },
+            ])
     }
 
     /// The whole document against Codable classes that also keep every key

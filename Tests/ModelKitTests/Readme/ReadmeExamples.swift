@@ -508,17 +508,18 @@ final class ReadmeVersionedNote: ModelObject, @unchecked Sendable {
 
     @Test func example22() throws {
         func example() throws {
-            final class Note: ModelObject, @unchecked Sendable {
-                @Saved var title = "Untitled"
-                @Saved var tags: [String] = []
-                @Saved var children: [Note] = []
-            }
             // README example 22
-            let note = Note()
-            note.children = [Note(), Note()]
-            try note.setValue("Renamed", forKey: "title")
-            print(note.value(forKey: "title") as? String ?? "")              // Renamed
-            print(note.value(forKey: "children.1.title") as? String ?? "")   // Untitled
+            final class Config: ModelObject, @unchecked Sendable {
+                override class var unknownKeys: UnknownKeyPolicy { .reject }
+                @Saved var title = ""
+                @Saved var count = 0
+            }
+            do {
+                _ = try Config(json: Data(#"{"titel":"Draft","count":2}"#.utf8))
+            } catch {
+                print(error)
+                // JSON at line 1, column 2 (byte 1), in titel: unknown key "titel": Config saves title, count
+            }
             // README example end
         }
         try Self.check(22, example)
@@ -526,7 +527,25 @@ final class ReadmeVersionedNote: ModelObject, @unchecked Sendable {
 
     @Test func example23() throws {
         func example() throws {
+            final class Note: ModelObject, @unchecked Sendable {
+                @Saved var title = "Untitled"
+                @Saved var tags: [String] = []
+                @Saved var children: [Note] = []
+            }
             // README example 23
+            let note = Note()
+            note.children = [Note(), Note()]
+            try note.setValue("Renamed", forKey: "title")
+            print(note.value(forKey: "title") as? String ?? "")              // Renamed
+            print(note.value(forKey: "children.1.title") as? String ?? "")   // Untitled
+            // README example end
+        }
+        try Self.check(23, example)
+    }
+
+    @Test func example24() throws {
+        func example() throws {
+            // README example 24
             class Item: ModelObject, @unchecked Sendable { @Saved var name = "" }
             final class Book: Item, @unchecked Sendable { @Saved var pages = 0 }
             final class Film: Item, @unchecked Sendable { @Saved var minutes = 0 }
@@ -538,12 +557,12 @@ final class ReadmeVersionedNote: ModelObject, @unchecked Sendable {
             print(shelf.items.map { "\(type(of: $0))" })   // ["Book", "Film"]
             // README example end
         }
-        try Self.check(23, example)
+        try Self.check(24, example)
     }
 
-    @Test func example24() throws {
+    @Test func example25() throws {
         func example() throws {
-            // README example 24
+            // README example 25
             let accent = Color(red: 1, green: 0.5, blue: 0)
             print(accent.hexString)                          // #FF8000
             print(Color(hex: "#0F08")!.hexString)            // #00FF0088
@@ -551,12 +570,12 @@ final class ReadmeVersionedNote: ModelObject, @unchecked Sendable {
             print(accent.withAlpha(0.5).modelValue)          // {"red":1.0,"green":0.5,"blue":0.0,"alpha":0.5}
             // README example end
         }
-        try Self.check(24, example)
+        try Self.check(25, example)
     }
 
-    @Test func example25() throws {
+    @Test func example26() throws {
         func example() throws {
-            // README example 25
+            // README example 26
             let date = try Date(modelValue: "2025-11-16T16:33:20.123456+01:00")
             print(date.modelValue)   // "2025-11-16T15:33:20.123456Z"
             do {
@@ -567,12 +586,12 @@ final class ReadmeVersionedNote: ModelObject, @unchecked Sendable {
             }
             // README example end
         }
-        try Self.check(25, example)
+        try Self.check(26, example)
     }
 
-    @Test func example26() throws {
+    @Test func example27() throws {
         func example() throws {
-            // README example 26
+            // README example 27
             let paris = TimeZone(identifier: "Europe/Paris")!
             let day = Day("2026-11-21")!
             let alarm = TimeOfDay("07:30")!
@@ -582,12 +601,12 @@ final class ReadmeVersionedNote: ModelObject, @unchecked Sendable {
             print(Day(moment, timeZone: paris)!, TimeOfDay(moment, timeZone: paris))   // 2026-11-21 07:30:00
             // README example end
         }
-        try Self.check(26, example)
+        try Self.check(27, example)
     }
 
-    @Test func example27() throws {
+    @Test func example28() throws {
         func example() throws {
-            // README example 27
+            // README example 28
             let snooze = Interval(5, .minutes)
             print(snooze, snooze.seconds)                         // 5 minutes 300.0
             print(snooze.modelValue, Interval(2...4, .hours).modelValue, Interval.never.modelValue)
@@ -599,12 +618,12 @@ final class ReadmeVersionedNote: ModelObject, @unchecked Sendable {
             print(Interval(1, .months).date(after: jan31, calendar: utc)!)   // 2024-02-29 00:00:00 +0000
             // README example end
         }
-        try Self.check(27, example)
+        try Self.check(28, example)
     }
 
-    @Test func example28() throws {
+    @Test func example29() throws {
         func example() throws {
-            // README example 28
+            // README example 29
             final class Chore: ModelObject, @unchecked Sendable {
                 @Saved var title = ""
                 @Saved var tags: [String] = []
@@ -621,12 +640,12 @@ final class ReadmeVersionedNote: ModelObject, @unchecked Sendable {
             print(before.title)                                 // Buy eggs
             // README example end
         }
-        try Self.check(28, example)
+        try Self.check(29, example)
     }
 
-    @Test func example29() throws {
+    @Test func example30() throws {
         func example() throws {
-            // README example 29
+            // README example 30
             final class Todo: ModelObject, @unchecked Sendable {
                 @Saved(description: "What to do", rules: .nonEmpty, .maxLength(80)) var title = "Untitled"
                 @Saved(rules: .range(1...5)) var priority = 3
@@ -641,17 +660,17 @@ final class ReadmeVersionedNote: ModelObject, @unchecked Sendable {
             // ["title","priority","due"] false
             // README example end
         }
-        try Self.check(29, example)
+        try Self.check(30, example)
     }
 
-    @Test func example30() async throws {
+    @Test func example31() async throws {
         final class Todo: ModelObject, @unchecked Sendable {
             @Saved(description: "What to do", rules: .nonEmpty, .maxLength(80)) var title = "Untitled"
             @Saved(rules: .range(1...5)) var priority = 3
             @Saved var due: Date? = nil
         }
         func example() async throws {
-            // README example 30
+            // README example 31
             let url = FileManager.default.temporaryDirectory.appendingPathComponent("todos.jsonl")
             let todos = (1...3).map { number in
                 let todo = Todo()
@@ -670,7 +689,7 @@ final class ReadmeVersionedNote: ModelObject, @unchecked Sendable {
         defer {
             try? FileManager.default.removeItem(at: FileManager.default.temporaryDirectory.appendingPathComponent("todos.jsonl"))
         }
-        try await Self.checkAsync(30, example)
+        try await Self.checkAsync(31, example)
     }
 
     /// ``check(_:_:sourceLocation:)`` for an example that awaits.

@@ -12,6 +12,10 @@ import Foundation
 /// with the `JSONReader` and converts it with the slot's codec, exactly as
 /// ``ModelObject/decodePending(_:)`` does.
 ///
+/// Members a class does not save are kept as their text, or, for a class
+/// whose `unknownKeys` is `.ignore`, skipped (validated, never built); a
+/// class that rejects them goes to the `ModelValue` path, which names them.
+///
 /// It is a fast path, not a second definition of loading:
 /// - Where it cannot honour a case cheaply (an upgrade to run, a type key
 ///   naming a subclass, a repeated key), it reads that object as a
@@ -133,6 +137,7 @@ struct JSONModelDecoder {
         // a class that rejects them is read by the ModelValue path, which
         // reports them all.
         let ignoresUnknown = layout.unknownKeys == .ignore
+        let rejectsUnknown = layout.unknownKeys == .reject
         var members = Members()
         let pendingStart = pendingMembers.count
         defer { dropPendingMembers(from: pendingStart) }
@@ -236,7 +241,7 @@ struct JSONModelDecoder {
                         reader.base, count: reader.count, from: key.lowerBound, length: key.count,
                         seed: reader.keySeed))
             case .none:
-                guard layout.unknownKeys == .keep else { throw Failure() }
+                guard !rejectsUnknown else { throw Failure() }
                 if keepsText {
                     // Validated as strictly as reading it, and kept as its text.
                     reader.outerDepth = depth
