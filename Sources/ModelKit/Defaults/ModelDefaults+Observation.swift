@@ -27,7 +27,7 @@ extension ModelDefaults {
     }
 
     /// Calls `handler` with the old and new value each time the value under
-    /// `key` changes: the two-argument form of ``observe(_:handler:)``.
+    /// `key` changes: the two-argument form of ``observe(_:handler:)-(String,_)``.
     ///
     /// ```swift
     /// let token = store.observe("volume") { old, new in print(old as Any, new as Any) }

@@ -15,9 +15,10 @@ import Foundation
 /// ```
 ///
 /// Reading accepts blank lines (skipped), a last line without a newline and
-/// `\r\n` line ends. Each line is loaded as ``ModelObject/init(json:options:)``
-/// loads a document (rules checked, unknown keys kept in the bag); a line
-/// naming a registered subclass in its `type` gives that subclass. An error
+/// `\r\n` line ends. Each line is loaded as
+/// ``ModelObject/init(json:options:)-(Data,_)`` loads a document (rules
+/// checked, unknown keys as the class's ``ModelObject/unknownKeys`` says); a
+/// line naming a registered subclass in its `type` gives that subclass. An error
 /// names the file, the line and the key path:
 /// `books.jsonl, JSON Lines at line 3, column 1 (byte 120), in children[2].count: expected Int, found a string ("x")`.
 public enum JSONLines {

@@ -48,7 +48,7 @@ extension ModelValue {
     }
 
     /// Reads a JSON text (RFC 8259) in UTF-8 from memory the caller owns, as
-    /// ``init(json:options:)`` does.
+    /// ``init(json:options:)-(Data,_)`` does.
     ///
     /// ```swift
     /// let value = try bytes.withUnsafeBytes { try ModelValue(jsonBytes: $0) }
@@ -63,7 +63,7 @@ extension ModelValue {
         self = try reader.readDocument()
     }
 
-    /// Checks that `json` is one JSON text that ``init(json:options:)``
+    /// Checks that `json` is one JSON text that ``init(json:options:)-(Data,_)``
     /// would read, without building the value.
     ///
     /// The check is exactly as strict as reading (grammar, UTF-8, escapes and
@@ -80,7 +80,7 @@ extension ModelValue {
     /// - Parameters:
     ///   - json: the document's bytes.
     ///   - options: the depth limit and the duplicate-key policy.
-    /// - Throws: the ``ModelError`` that ``init(json:options:)`` throws for the same bytes.
+    /// - Throws: the ``ModelError`` that ``init(json:options:)-(Data,_)`` throws for the same bytes.
     public static func validateJSON(_ json: Data, options: JSONReadingOptions = JSONReadingOptions()) throws {
         // (A typed-throws closure returning Void crashes Swift 6.3.1's IR generation: return a value.)
         _ = try json.withUnsafeBytes { raw throws(ModelError) -> Bool in
