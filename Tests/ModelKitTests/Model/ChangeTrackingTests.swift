@@ -79,6 +79,7 @@ import Testing
         let b = Note()
         a.child = b
         b.child = a
+        defer { b.child = nil }  // the cycle would leak both
         a.children = [b, b]
         a.clearChanges()
         #expect(!a.hasAnyChanges)
