@@ -3,24 +3,28 @@
 #
 #   Fuzz/run.sh [SECONDS]           # the JSON target; default 60 seconds
 #   Fuzz/run.sh plist [SECONDS]     # the binary property-list target
+#   Fuzz/run.sh xml [SECONDS]       # the XML property-list target
 #
-# Seeds come from Fuzz/corpus or Fuzz/corpus-plist (small, committed); inputs
-# that libFuzzer finds interesting go to .build/fuzz/corpus-NAME, and crashing
-# inputs to .build/fuzz/crash-*. Reproduce a crash with: .build/fuzz/fuzz-NAME FILE
+# Seeds come from Fuzz/corpus, Fuzz/corpus-plist or Fuzz/corpus-xml (small,
+# committed); inputs that libFuzzer finds interesting go to
+# .build/fuzz/corpus-NAME, and crashing inputs to .build/fuzz/crash-*.
+# Reproduce a crash with: .build/fuzz/fuzz-NAME FILE
 set -euo pipefail
 cd "$(dirname "$0")/.."
 target=json
-if [ "${1:-}" = plist ] || [ "${1:-}" = json ]; then target="$1"; shift; fi
+if [ "${1:-}" = plist ] || [ "${1:-}" = xml ] || [ "${1:-}" = json ]; then target="$1"; shift; fi
 seconds="${1:-60}"
 case "$target" in
-    json) entry=Fuzz/FuzzJSON.swift; seeds=Fuzz/corpus; extra=(-dict=Fuzz/json.dict -max_len=4096) ;;
-    plist) entry=Fuzz/FuzzPropertyList.swift; seeds=Fuzz/corpus-plist; extra=(-max_len=4096) ;;
+    json) entry=(Fuzz/FuzzJSON.swift); seeds=Fuzz/corpus; extra=(-dict=Fuzz/json.dict -max_len=4096) ;;
+    plist) entry=(Fuzz/FuzzPropertyList.swift Fuzz/XMLLosses.swift); seeds=Fuzz/corpus-plist; extra=(-max_len=4096) ;;
+    xml) entry=(Fuzz/FuzzXMLPropertyList.swift Fuzz/XMLLosses.swift); seeds=Fuzz/corpus-xml
+        extra=(-dict=Fuzz/xml.dict -max_len=4096) ;;
 esac
 mkdir -p ".build/fuzz/corpus-$target"
 sources=()
 while IFS= read -r file; do sources+=("$file"); done < <(find Sources/ModelKit -name '*.swift' | sort)
 swiftc -O -g -sanitize=fuzzer,address -parse-as-library -module-name ModelKit \
-    "${sources[@]}" "$entry" -o ".build/fuzz/fuzz-$target"
+    "${sources[@]}" "${entry[@]}" -o ".build/fuzz/fuzz-$target"
 exec ".build/fuzz/fuzz-$target" ".build/fuzz/corpus-$target" "$seeds" \
     "${extra[@]}" -max_total_time="$seconds" -timeout=10 \
     -artifact_prefix=.build/fuzz/ -print_final_stats=1
