@@ -91,6 +91,9 @@ enum StackGuard {
         var innermostFrame: UInt = 0
         /// How many `withLock` blocks are open on this thread.
         var locksHeld = 0
+        /// The history steps this thread has open, made on its first
+        /// change to a model a ``ModelHistory`` tracks.
+        var history: HistoryThreadState?
 
         /// Whether a level whose frame is at `frame` has the room it needs here.
         func hasRoom(at frame: UInt) -> Bool {

@@ -177,6 +177,9 @@ extension ModelObject {
         in state: inout ModelState
     ) {
         guard let center = state.observation else { return }
+        if !center.recorders.isEmpty {
+            recordForHistory(key, slot: slot, old: old, new: new, recorders: center.recorders, in: &state)
+        }
         let wantsValues = center.observes(key)
         state.pendingChanges.append(
             ModelChange(key: key, oldValue: wantsValues ? old() : nil, newValue: wantsValues ? new() : nil, slot: slot))
@@ -217,12 +220,15 @@ extension ModelObject {
     /// in-place mutation), in which case the outermost release delivers them.
     @usableFromInline
     final func deliverChanges() {
-        let (changes, center) = withState { state -> ([ModelChange], ObservationCenter?) in
-            guard state.lockHolds == 0, !state.pendingChanges.isEmpty else { return ([], nil) }
+        let (changes, center, recorded) = withState { state -> ([ModelChange], ObservationCenter?, Bool) in
+            guard state.lockHolds == 0, !state.pendingChanges.isEmpty else { return ([], nil, false) }
             let changes = state.pendingChanges
             state.pendingChanges = []
-            return (changes, state.observation)
+            return (changes, state.observation, state.observation?.recorders.isEmpty == false)
         }
+        // A history step ends with the change that makes it, before
+        // observers run (what they change in turn is a step of its own).
+        if recorded { HistoryThreadState.commitIfIdle() }
         guard let center, !changes.isEmpty else { return }
         for change in changes {
             let keyPath = change.slot.map { layout.observationKeyPaths[$0] } ?? Self.observationKeyPath(change.key)

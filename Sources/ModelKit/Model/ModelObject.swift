@@ -586,6 +586,8 @@ open class ModelObject: @unchecked Sendable {
             }
             storage.unlock()
             if pending { deliverChanges() }
+            // Changes to other models made inside the block end their history step here.
+            if thread.locksHeld == 0, thread.history != nil { HistoryThreadState.commitIfIdle() }
         }
         return try body()
     }

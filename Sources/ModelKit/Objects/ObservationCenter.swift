@@ -23,12 +23,15 @@ final class ObservationCenter: @unchecked Sendable {
     @exclusivity(unchecked) var observers: [Observer] = []
     @exclusivity(unchecked) var streams: [Int: AsyncStream<String>.Continuation] = [:]
     @exclusivity(unchecked) var nextID = 0
+    /// The ``ModelHistory`` trackers recording this object's changes, told
+    /// of each change while the lock is held (see `HistoryTracker`).
+    @exclusivity(unchecked) var recorders: [HistoryTracker] = []
 
     @usableFromInline init() {}
 
-    /// Whether a closure observer or a stream listens (the registrar's
-    /// trackers are told of every change regardless).
-    @usableFromInline var hasListeners: Bool { !observers.isEmpty || !streams.isEmpty }
+    /// Whether a closure observer, a stream or a history listens (the
+    /// registrar's trackers are told of every change regardless).
+    @usableFromInline var hasListeners: Bool { !observers.isEmpty || !streams.isEmpty || !recorders.isEmpty }
 
     /// Whether some closure observer wants to hear of `key`.
     func observes(_ key: String) -> Bool {

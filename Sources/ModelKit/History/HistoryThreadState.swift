@@ -1,0 +1,91 @@
+/// The history steps one thread has open, and the histories it is applying.
+///
+/// A change to a tracked model is recorded by the thread that makes it,
+/// while it holds the model's lock, into that thread's open step for the
+/// history; the step is handed to the history when the thread's top-level
+/// change ends: after the assignment, in-place mutation, update or patch,
+/// after the outermost ``ModelObject/withLock(_:)`` block, or at the end of a
+/// ``ModelHistory/group(_:_:)``. Only its own thread touches it (it lives in
+/// `StackGuard.ThreadState`), so it needs no lock.
+final class HistoryThreadState {
+    /// A step being made for one history.
+    struct OpenStep {
+        let history: ModelHistory
+        var edits: [HistoryEdit] = []
+        /// How many `group` calls for this history are open on the thread.
+        var groupDepth = 0
+        /// The outermost group's name.
+        var name: String?
+        /// Whether an edit changed a property that may hold models, so
+        /// that the tracked graph must be walked again.
+        var touchesModels = false
+    }
+
+    var open: [OpenStep] = []
+    /// The histories whose steps this thread is applying (undo, redo): what
+    /// they change is not recorded by them.
+    var applying: [ObjectIdentifier] = []
+
+    /// This thread's state, made on first use.
+    static var current: HistoryThreadState {
+        let thread = StackGuard.current
+        if let state = thread.history { return state }
+        let state = HistoryThreadState()
+        thread.history = state
+        return state
+    }
+
+    private func index(of history: ModelHistory) -> Int {
+        if let index = open.firstIndex(where: { $0.history === history }) { return index }
+        open.append(OpenStep(history: history))
+        return open.count - 1
+    }
+
+    /// Adds an edit to the thread's open step for `history` (the model's lock is held).
+    static func record(_ edit: HistoryEdit, for history: ModelHistory, touchesModels: Bool) {
+        let state = current
+        guard !state.applying.contains(ObjectIdentifier(history)) else { return }
+        let index = state.index(of: history)
+        state.open[index].edits.append(edit)
+        if touchesModels { state.open[index].touchesModels = true }
+    }
+
+    func beginGroup(_ history: ModelHistory, name: String) {
+        let index = index(of: history)
+        if open[index].groupDepth == 0 { open[index].name = name }
+        open[index].groupDepth += 1
+    }
+
+    /// Ends a group; returns the step when it was the outermost.
+    func endGroup(_ history: ModelHistory) -> OpenStep? {
+        let index = index(of: history)
+        open[index].groupDepth -= 1
+        guard open[index].groupDepth == 0 else { return nil }
+        return open.remove(at: index)
+    }
+
+    /// Hands the open steps outside groups to their histories, when this
+    /// thread is inside no `withLock` block; walks the graphs of groups
+    /// that added models, so that models added in a group are tracked for
+    /// the rest of it.
+    static func commitIfIdle() {
+        let thread = StackGuard.current
+        guard thread.locksHeld == 0, let state = thread.history, !state.open.isEmpty else { return }
+        var ready: [OpenStep] = []
+        var refreshing: [ModelHistory] = []
+        var index = 0
+        while index < state.open.count {
+            if state.open[index].groupDepth == 0 {
+                ready.append(state.open.remove(at: index))
+                continue
+            }
+            if state.open[index].touchesModels {
+                state.open[index].touchesModels = false
+                refreshing.append(state.open[index].history)
+            }
+            index += 1
+        }
+        for step in ready { step.history.commit(step) }
+        for history in refreshing { history.refreshGraph() }
+    }
+}
