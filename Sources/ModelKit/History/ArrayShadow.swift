@@ -20,9 +20,9 @@ extension Array: HistoryArray {
 
 /// A tracker's copy of an array property.
 protocol ElementsShadow: AnyObject {
-    /// Compares the array in `cell` with the copy, brings the copy up to
-    /// date, and returns what changed, or `nil` when nothing did.
-    func update(from cell: UnsafeMutableRawPointer) -> (any ElementsChange)?
+    /// Compares `array` (an array of the copy's type) with the copy, brings
+    /// the copy up to date, and returns what changed, or `nil` when nothing did.
+    func update(to array: Any) -> (any ElementsChange)?
 }
 
 /// What an in-place mutation of an array did: the elements at `offset`
@@ -52,16 +52,16 @@ final class ArrayShadow<Element>: ElementsShadow {
         elements.append(contentsOf: array)
     }
 
-    func update(from cell: UnsafeMutableRawPointer) -> (any ElementsChange)? {
-        let current = SlotCell.pointer(cell, as: [Element].self)
+    func update(to array: Any) -> (any ElementsChange)? {
+        guard let current = array as? [Element] else { return nil }
         let (prefix, suffix) = elements.withUnsafeBytes { old in
-            current.pointee.withUnsafeBytes { new in Self.commonEnds(old, new) }
+            current.withUnsafeBytes { new in Self.commonEnds(old, new) }
         }
         let oldEnd = elements.count - suffix
-        let newEnd = current.pointee.count - suffix
+        let newEnd = current.count - suffix
         guard prefix < oldEnd || prefix < newEnd else { return nil }
         let removed = Array(elements[prefix..<oldEnd])
-        let inserted = Array(current.pointee[prefix..<newEnd])
+        let inserted = Array(current[prefix..<newEnd])
         elements.replaceSubrange(prefix..<oldEnd, with: inserted)
         return ArrayChange(offset: prefix, removed: removed, inserted: inserted)
     }

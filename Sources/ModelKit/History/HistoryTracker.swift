@@ -43,14 +43,17 @@ final class HistoryTracker: @unchecked Sendable {
             HistoryThreadState.record(.bag(object, key: key, old: old, new: new), for: history, touchesModels: false)
             return
         }
+        // The new value as the change gives it: some callers record a
+        // change before they store the value.
+        let codec = state.layout.codecs[slot]
+        let after = codec.cast(new()) ?? state.value(at: slot)
         switch shadows[slot] {
         case .value(let before):
-            let after = state.value(at: slot)
-            guard !state.layout.codecs[slot].isEqual(before, after) else { return }
+            guard !codec.isEqual(before, after) else { return }
             shadows[slot] = .value(after)
             edit = .value(object, slot: slot, old: before, new: after)
         case .elements(let shadow):
-            guard let change = shadow.update(from: state.cells + slot * SlotCell.size) else { return }
+            guard let change = shadow.update(to: after) else { return }
             edit = .elements(object, slot: slot, change: change)
         }
         HistoryThreadState.record(edit, for: history, touchesModels: state.layout.slotMayHoldModels[slot])

@@ -211,6 +211,9 @@ public final class ModelHistory: @unchecked Sendable {
         if step.touchesModels || walk { refreshGraph() }
     }
 
+    /// How many steps there are to undo and to redo.
+    var stepCounts: (undo: Int, redo: Int) { locked { (undoSteps.count, redoSteps.count) } }
+
     /// How many values the steps keep (see `HistoryEdit.storedCount`).
     var storedCount: Int {
         locked { undoSteps.reduce(0) { $0 + $1.storedCount } + redoSteps.reduce(0) { $0 + $1.storedCount } }
