@@ -59,6 +59,21 @@ enum Tour {
             print("error: \(error)")
         }
 
+        section("A history undoes and redoes changes, nested models included")
+        let history = ModelHistory(tracking: note)
+        note.tags.append("shop")
+        history.group("Rename") {
+            note.title = "Shopping"
+            milk.title = "Oat milk"
+        }
+        print("undo: \(history.undoName ?? "-") | title: \(note.title) | child: \(milk.title) | tags: \(note.tags)")
+        history.undo()
+        print("undone: title: \(note.title) | child: \(milk.title) | redo: \(history.redoName ?? "-")")
+        history.undo()
+        print("undone: tags: \(note.tags) | canUndo: \(history.canUndo)")
+        history.redo()
+        print("redone: tags: \(note.tags) | canRedo: \(history.canRedo)")
+
         section("ModelDefaults keeps a counter between runs")
         let store = ModelDefaults.standard
         if let problem = store.loadError {

@@ -22,6 +22,10 @@ struct DemoTests {
                 "title: Untitled | count: 0 | colour: #0000FF", "hasChanges: true | changedKeys: [\"colour\", \"tags\", \"title\"]",
                 "\"version\": 2", "count: 7", "extensibleProperties: [\"priority\", \"reminder\"]", "\"priority\":1.10",
                 "children[0].count: expected Int, found a string (\"three\")",
+                "undo: Rename | title: Shopping | child: Oat milk | tags: [\"home\", \"shop\"]",
+                "undone: title: Groceries | child: Milk | redo: Rename",
+                "undone: tags: [\"home\"] | canUndo: false",
+                "redone: tags: [\"home\", \"shop\"] | canRedo: true",
             ] {
                 #expect(first.output.contains(shown), "\(shown)")
             }

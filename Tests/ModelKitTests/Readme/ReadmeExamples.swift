@@ -646,6 +646,33 @@ final class ReadmeVersionedNote: ModelObject, @unchecked Sendable {
     @Test func example30() throws {
         func example() throws {
             // README example 30
+            final class Chore: ModelObject, @unchecked Sendable {
+                @Saved var title = ""
+                @Saved var tags: [String] = []
+            }
+            let chore = Chore()
+            let history = ModelHistory(tracking: chore)
+            chore.title = "Buy milk"
+            chore.tags.append("home")
+            history.group("Rename") {
+                chore.title = "Buy eggs"
+                chore.tags.append("urgent")
+            }
+            print(history.undoName ?? "-")        // Rename
+            history.undo()
+            print(chore.title, chore.tags)        // Buy milk ["home"]
+            history.undo()
+            print(chore.tags, history.canRedo)    // [] true
+            history.redo()
+            print(chore.tags, chore.hasChanges)   // ["home"] true
+            // README example end
+        }
+        try Self.check(30, example)
+    }
+
+    @Test func example31() throws {
+        func example() throws {
+            // README example 31
             final class Todo: ModelObject, @unchecked Sendable {
                 @Saved(description: "What to do", rules: .nonEmpty, .maxLength(80)) var title = "Untitled"
                 @Saved(rules: .range(1...5)) var priority = 3
@@ -660,17 +687,17 @@ final class ReadmeVersionedNote: ModelObject, @unchecked Sendable {
             // ["title","priority","due"] false
             // README example end
         }
-        try Self.check(30, example)
+        try Self.check(31, example)
     }
 
-    @Test func example31() async throws {
+    @Test func example32() async throws {
         final class Todo: ModelObject, @unchecked Sendable {
             @Saved(description: "What to do", rules: .nonEmpty, .maxLength(80)) var title = "Untitled"
             @Saved(rules: .range(1...5)) var priority = 3
             @Saved var due: Date? = nil
         }
         func example() async throws {
-            // README example 31
+            // README example 32
             let url = FileManager.default.temporaryDirectory.appendingPathComponent("todos.jsonl")
             let todos = (1...3).map { number in
                 let todo = Todo()
@@ -689,7 +716,7 @@ final class ReadmeVersionedNote: ModelObject, @unchecked Sendable {
         defer {
             try? FileManager.default.removeItem(at: FileManager.default.temporaryDirectory.appendingPathComponent("todos.jsonl"))
         }
-        try await Self.checkAsync(31, example)
+        try await Self.checkAsync(32, example)
     }
 
     /// ``check(_:_:sourceLocation:)`` for an example that awaits.
