@@ -310,7 +310,10 @@ struct DurableFileProcessTests {
             var killsDuringWork = 0
             for _ in 0..<50 {
                 let worker = try FileWorker.start(["save-loop", url.path, "20000"])
-                usleep(UInt32.random(in: 2_000...40_000, using: &random))
+                // Once it saves (a build with sanitizers starts slowly), a
+                // random moment in its loop of saves.
+                worker.waitForOutput(containing: "saved ")
+                usleep(UInt32.random(in: 0...20_000, using: &random))
                 kill(worker.process.processIdentifier, SIGKILL)
                 let reports = worker.finish().split(separator: "\n").compactMap { Int($0.dropFirst("saved ".count)) }
                 if let last = reports.last {
@@ -325,7 +328,7 @@ struct DurableFileProcessTests {
                 #expect(counter == lastReported || counter == lastReported + 1)
                 lastReported = counter
             }
-            #expect(killsDuringWork > 10)
+            #expect(killsDuringWork == 50)
             try WorkerRecord().write(to: url)
             #expect(try DurableFileTests.names(folder) == ["log.json"])
         }
@@ -342,9 +345,10 @@ struct DurableFileProcessTests {
             kill(workers[3].process.processIdentifier, SIGKILL)
             let store = try ModelDefaults(url: url, autosaveDelay: nil, watchInterval: nil)
             for (index, worker) in workers.enumerated() {
-                let reports = worker.finish().split(separator: "\n").compactMap { Int($0.dropFirst("saved ".count)) }
+                let printed = worker.finish()
+                let reports = printed.split(separator: "\n").compactMap { Int($0.dropFirst("saved ".count)) }
                 let last = reports.last ?? 0
-                if index % 2 == 0 { #expect(last == 60) }
+                if index % 2 == 0 { #expect(last == 60, "worker \(index) printed: \(printed.suffix(300))") }
                 try store.reload()
                 for key in 0..<last where store.integer(forKey: "w\(index)-\(key + 1)") != key + 1 {
                     Issue.record("w\(index)-\(key + 1) is missing though worker \(index) reported it saved")
@@ -394,14 +398,31 @@ final class WorkerRecord: ModelObject, @unchecked Sendable {
 enum FileWorker {
     static let executable: URL? = builtExecutable(named: "FileWorker")
 
-    struct Running {
+    final class Running {
         let process: Process
         let output: Pipe
-        /// Waits for the process to end and returns what it printed.
+        /// What was read of the output before ``finish()``.
+        private var consumed = Data()
+
+        init(process: Process, output: Pipe) {
+            self.process = process
+            self.output = output
+        }
+
+        /// Waits until the process has printed `text` (or ended).
+        func waitForOutput(containing text: String) {
+            while !String(decoding: consumed, as: UTF8.self).contains(text) {
+                let chunk = output.fileHandleForReading.availableData
+                if chunk.isEmpty { return }
+                consumed.append(chunk)
+            }
+        }
+
+        /// Waits for the process to end and returns all it printed.
         func finish() -> String {
-            let data = output.fileHandleForReading.readDataToEndOfFile()
+            let rest = output.fileHandleForReading.readDataToEndOfFile()
             process.waitUntilExit()
-            return String(decoding: data, as: UTF8.self)
+            return String(decoding: consumed + rest, as: UTF8.self)
         }
     }
 
@@ -415,7 +436,7 @@ enum FileWorker {
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let output = Pipe()
         process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
+        process.standardError = output  // a worker's error line comes with its reports
         try process.run()
         return Running(process: process, output: output)
     }
