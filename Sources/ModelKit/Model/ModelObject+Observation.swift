@@ -181,8 +181,14 @@ extension ModelObject {
             recordForHistory(key, slot: slot, old: old, new: new, recorders: center.recorders, in: &state)
         }
         let wantsValues = center.observes(key)
-        state.pendingChanges.append(
-            ModelChange(key: key, oldValue: wantsValues ? old() : nil, newValue: wantsValues ? new() : nil, slot: slot))
+        var oldValue = wantsValues ? old() : nil
+        var newValue = wantsValues ? new() : nil
+        if wantsValues, let slot, !layout.weakSlots.isEmpty, layout.weakSlots.contains(slot) {
+            // A weak reference's cell holds a box: observers get the model.
+            if let box = oldValue as? any WeakReferenceValue { oldValue = box.target }
+            if let box = newValue as? any WeakReferenceValue { newValue = box.target }
+        }
+        state.pendingChanges.append(ModelChange(key: key, oldValue: oldValue, newValue: newValue, slot: slot))
         for dependent in layout.affectedKeys[key] ?? [] {
             state.pendingChanges.append(ModelChange(key: dependent, oldValue: nil, newValue: nil))
         }

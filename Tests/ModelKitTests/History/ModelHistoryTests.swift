@@ -243,8 +243,15 @@ struct HistoryEditCase: CustomStringConvertible, Sendable {
         outside.name = "not tracked"
         #expect(!history.canUndo)
         root.other = nil
+        var heard: [String] = []
+        let token = root.observe("other") { change in
+            heard.append("\((change.oldValue as? Node)?.name ?? "nil") → \((change.newValue as? Node)?.name ?? "nil")")
+        }
         history.undo()
         #expect(root.other === outside)
+        // Observers get the model, not the weak reference's box.
+        withExtendedLifetime(token) {}
+        #expect(heard == ["nil → not tracked"])
     }
 
     @Test func modelsInArraysComeBackAsTheSameObjects() {
