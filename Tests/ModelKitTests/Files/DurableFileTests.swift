@@ -42,6 +42,22 @@ import Testing
         }
     }
 
+    /// Where the process may set them (root here), a rewrite keeps the
+    /// file's owner and group.
+    @Test func aRewriteKeepsTheOwnerWhereItMay() throws {
+        guard getuid() == 0 else { return }  // only root may give a file away
+        try withTemporaryFolder { folder in
+            let url = folder.appendingPathComponent("owned.json")
+            try Self.sample("first").write(to: url)
+            #expect(chown(url.path, 65534, 65534) == 0)
+            try Self.sample("second").write(to: url)
+            var status = stat()
+            #expect(stat(url.path, &status) == 0)
+            #expect(status.st_uid == 65534 && status.st_gid == 65534)
+            #expect(try Note(contentsOf: url).title == "second")
+        }
+    }
+
     @Test func aNewFileGetsTheUsualModeLessTheUmask() throws {
         try withTemporaryFolder { folder in
             let mask = umask(0o022)
