@@ -6,6 +6,7 @@ import Testing
 /// A temporary folder, removed with everything in it when the body ends,
 /// whether it returns or throws.
 func withTemporaryFolder<Result>(_ body: (URL) throws -> Result) throws -> Result {
+    _ = sweptStaleFolders
     let folder = FileManager.default.temporaryDirectory
         .appendingPathComponent("ModelKitTests-\(UUID().uuidString)", isDirectory: true)
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -15,12 +16,29 @@ func withTemporaryFolder<Result>(_ body: (URL) throws -> Result) throws -> Resul
 
 /// The same for async bodies.
 func withTemporaryFolder<Result>(_ body: (URL) async throws -> Result) async throws -> Result {
+    _ = sweptStaleFolders
     let folder = FileManager.default.temporaryDirectory
         .appendingPathComponent("ModelKitTests-\(UUID().uuidString)", isDirectory: true)
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
     return try await body(folder)
 }
+
+/// Folders of these helpers that a test run killed mid-way (a crash, a
+/// timeout) could not remove: removed once per run when older than two
+/// hours, so that no run still in progress loses its folder.
+let sweptStaleFolders: Void = {
+    let manager = FileManager.default
+    let temporary = manager.temporaryDirectory
+    guard let names = try? manager.contentsOfDirectory(atPath: temporary.path) else { return }
+    let cutoff = Date().addingTimeInterval(-2 * 60 * 60)
+    for name in names where name.hasPrefix("ModelKitTests-") {
+        let url = temporary.appendingPathComponent(name)
+        if let modified = (try? manager.attributesOfItem(atPath: url.path))?[.modificationDate] as? Date, modified < cutoff {
+            try? manager.removeItem(at: url)
+        }
+    }
+}()
 
 /// Waits until `condition` holds, up to `seconds`; returns whether it did.
 func eventually(within seconds: Double = 5, _ condition: () -> Bool) async -> Bool {
