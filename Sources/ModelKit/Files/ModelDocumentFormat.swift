@@ -108,6 +108,19 @@ public enum ModelDocumentFormat: Sendable, Hashable {
         return ModelError(code: .fileAccess, message: message, file: url)
     }
 
+    /// `format`, or else the format `url`'s extension names.
+    /// - Throws: ``ModelError`` naming `url` when neither gives one.
+    static func chosen(_ format: ModelDocumentFormat?, for url: URL) throws -> ModelDocumentFormat {
+        guard let format = format ?? ModelDocumentFormat(pathExtension: url.pathExtension) else {
+            throw ModelError(
+                code: .unknownFormat,
+                message: "cannot choose a format from the extension \"\(url.pathExtension)\"; "
+                    + "use .json, .plist, .xml or .bplist, or pass a format",
+                file: url)
+        }
+        return format
+    }
+
     /// Runs `body`, naming `url` in the ``ModelError`` it throws.
     static func attributing<Result>(to url: URL, _ body: () throws -> Result) throws -> Result {
         do {
@@ -157,13 +170,7 @@ extension ModelObject {
         references: ReferencePolicy = .cycles, durability: FileDurability = .synced
     ) throws {
         if validating { try validate() }
-        guard let format = format ?? ModelDocumentFormat(pathExtension: url.pathExtension) else {
-            throw ModelError(
-                code: .unknownFormat,
-                message: "cannot choose a format from the extension \"\(url.pathExtension)\"; "
-                    + "use .json, .plist or .bplist, or pass a format",
-                file: url)
-        }
+        let format = try ModelDocumentFormat.chosen(format, for: url)
         let data: Data
         if case .json(var options) = format {
             if references == .shared { options.references = .shared }

@@ -37,13 +37,7 @@ extension ModelValue {
     ///   value the format cannot hold, or a file that cannot be written,
     ///   naming the file and the cause.
     public func write(to url: URL, format: ModelDocumentFormat? = nil, durability: FileDurability = .synced) throws {
-        guard let format = format ?? ModelDocumentFormat(pathExtension: url.pathExtension) else {
-            throw ModelError(
-                code: .unknownFormat,
-                message: "cannot choose a format from the extension \"\(url.pathExtension)\"; "
-                    + "use .json, .plist, .xml or .bplist, or pass a format",
-                file: url)
-        }
+        let format = try ModelDocumentFormat.chosen(format, for: url)
         let data = try ModelDocumentFormat.attributing(to: url) { try format.data(for: self) }
         try DurableFile.write(data, to: url, durability: durability)
     }

@@ -42,11 +42,8 @@ extension Array where Element: ModelObject {
     /// whichever its content is.
     /// - Throws: ``ModelError`` naming the file.
     public init(contentsOf url: URL) throws {
-        let (data, format) = try ModelDocumentFormat.bytes(contentsOf: url)
-        self = try ModelDocumentFormat.attributing(to: url) {
-            if case .json = format { return try Self(json: data) }
-            return try Self(propertyList: data)
-        }
+        let value = try ModelValue(contentsOf: url)
+        self = try ModelDocumentFormat.attributing(to: url) { try Self(modelValue: value) }
     }
 
     /// Reads an array of models from its ``ModelValue``.
@@ -117,8 +114,9 @@ extension Array where Element: ModelObject {
                 do { try model.validate() } catch let error as ModelError { throw error.prepending(.index(index)) }
             }
         }
+        let format = try ModelDocumentFormat.chosen(format, for: url)
         let value: ModelValue
-        if case .json(let options) = format ?? ModelDocumentFormat(pathExtension: url.pathExtension) {
+        if case .json(let options) = format {
             value = try arrayModelValue(references: options.references, maximumDepth: options.maximumDepth)
         } else {
             value = try arrayModelValue()

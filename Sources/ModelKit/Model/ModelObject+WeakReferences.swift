@@ -4,27 +4,10 @@ extension ModelObject {
     /// layout is that of any optional class reference.
     @usableFromInline
     final func _readWeakSlot<Value>(at position: Int, as type: Value.Type) -> Value {
-        let slot = position &- slotBase
-        let storage = self.storage
-        storage.lock()
-        let (object, center) = storage.withUnsafeMutablePointerToHeader {
-            header -> (ModelObject?, Unmanaged<ObservationCenter>) in
-            if header.pointee.mutatingSlots.contains(slot) {
-                storage.unlock()
-                _overlappingAccess(slot: slot)
-            }
-            let center: Unmanaged<ObservationCenter>
-            if let existing = header.pointee.observation {
-                center = Unmanaged.passUnretained(existing)
-            } else {
-                center = Unmanaged.passUnretained(ModelObject._makeObservationCenter(&header.pointee))
-            }
-            let box = SlotCell.pointer(header.pointee.cells + slot &* SlotCell.size, as: WeakBox?.self).pointee
-            let object = box?.object
-            storage.unlock()
-            return (object, center)
-        }
-        _trackRead(slot, center)
+        // The cell holds a `WeakReference<Model>`, whose one stored property
+        // is its box: read as the box, with the lock, checks and tracking of
+        // every read.
+        let object = _readSlot(at: position, as: WeakBox?.self)?.object
         return unsafeBitCast(object, to: Value.self)
     }
 
