@@ -153,15 +153,5 @@ enum CodableSlotBenchmarks {
         compareWriting(writeName, direct: direct, viaModelValue: viaModelValue)
     }
 
-    private static func corpus(_ name: String) -> Data? {
-        let roots = [
-            URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
-            URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent(),
-        ]
-        for root in roots {
-            let url = root.appendingPathComponent("../shared/corpus/\(name).json").standardizedFileURL
-            if let data = try? Data(contentsOf: url) { return data }
-        }
-        return nil
-    }
+    private static func corpus(_ name: String) -> Data? { Corpus.document(name) }
 }

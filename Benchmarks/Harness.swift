@@ -26,11 +26,21 @@ enum Harness {
     nonisolated(unsafe) static var profileIterations: Int?
     /// `--baseline` with `--profile N`: run the first variant (the baseline) instead.
     nonisolated(unsafe) static var profilesBaseline = false
+    /// `--variant LABEL` with `--profile N`: run the variant with that label instead.
+    nonisolated(unsafe) static var profiledVariant: String?
 
     /// Whether `name` passes the command line's filter.
     static func wants(_ name: String) -> Bool {
         guard let filter else { return true }
         return name.localizedCaseInsensitiveContains(filter)
+    }
+
+    /// The variant that `--profile` runs: the one `--variant` names, else the
+    /// baseline with `--baseline`, else the last; `nil` when `--variant`
+    /// names none of them (the row is then skipped).
+    private static func profiled(_ variants: [Variant]) -> Variant? {
+        if let profiledVariant { return variants.first { $0.label == profiledVariant } }
+        return profilesBaseline ? variants.first : variants.last
     }
 
     /// Measures `variants` (the first is the baseline) alternately.
@@ -44,7 +54,8 @@ enum Harness {
         _ task: String, bytes: Int? = nil, rounds: Int = 7, minimumTime: Double = 0.2, _ variants: [Variant]
     ) -> Result? {
         guard wants(task) else { return nil }
-        if let profileIterations, let variant = profilesBaseline ? variants.first : variants.last {
+        if let profileIterations {
+            guard let variant = profiled(variants) else { return nil }
             variant.run(profileIterations)
             print("| \(task) | \(variant.label): ran \(profileIterations) times for a profiler |")
             return nil

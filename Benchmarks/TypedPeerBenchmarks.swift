@@ -37,6 +37,39 @@ enum TypedPeerBenchmarks {
         @Saved var lang = ""
     }
 
+    /// The classes above with `unknownKeys` `.ignore`, for the whole
+    /// twitter.json, whose other keys msgspec's `Struct`s skip too.
+    final class ISearch: ModelObject, @unchecked Sendable {
+        override class var unknownKeys: UnknownKeyPolicy { .ignore }
+        @Saved var statuses: [IStatus] = []
+    }
+
+    final class IStatus: ModelObject, @unchecked Sendable {
+        override class var unknownKeys: UnknownKeyPolicy { .ignore }
+        @Saved var id = 0
+        @Saved var text = ""
+        @Saved var created_at = ""
+        @Saved var source = ""
+        @Saved var in_reply_to_status_id: Int? = nil
+        @Saved var retweet_count = 0
+        @Saved var favorite_count = 0
+        @Saved var favorited = false
+        @Saved var lang = ""
+        @Saved var user = IUser()
+    }
+
+    final class IUser: ModelObject, @unchecked Sendable {
+        override class var unknownKeys: UnknownKeyPolicy { .ignore }
+        @Saved var id = 0
+        @Saved var name = ""
+        @Saved var screen_name = ""
+        @Saved var location = ""
+        @Saved var followers_count = 0
+        @Saved var friends_count = 0
+        @Saved var verified = false
+        @Saved var lang = ""
+    }
+
     struct CSearch: Codable { var statuses: [CStatus] }
     struct CStatus: Codable {
         var id: Int
@@ -62,6 +95,33 @@ enum TypedPeerBenchmarks {
     }
 
     static func run() {
+        runDeclared()
+        runWholeTwitter()
+    }
+
+    /// The whole of twitter.json into the same shapes, dropping every other
+    /// key: `python3 ../shared/msgspec-bench.py ../shared/corpus/twitter.json`
+    /// is msgspec's side.
+    private static func runWholeTwitter() {
+        let decodeRow = "typed decode, twitter.json, other keys ignored"
+        let encodeRow = "typed encode, twitter.json read with other keys ignored"
+        guard Harness.wants(decodeRow) || Harness.wants(encodeRow) else { return }
+        guard let data = Corpus.document("twitter") else {
+            print("| \(decodeRow) | skipped: ../shared/corpus/twitter.json not found |")
+            return
+        }
+        guard let models = try? ISearch(json: data), let structs = try? JSONDecoder().decode(CSearch.self, from: data),
+            models.statuses.map(\.id) == structs.statuses.map(\.id),
+            models.statuses.allSatisfy({ $0.extensibleProperties.isEmpty && $0.user.extensibleProperties.isEmpty })
+        else {
+            print("| \(decodeRow) | skipped: twitter.json does not read as the declared shapes |")
+            return
+        }
+        compare(decodeRow, encodeRow, data: data, models: models, structs: structs)
+    }
+
+    /// msgspec's declared-keys document.
+    private static func runDeclared() {
         let decodeRow = "typed decode, msgspec's declared twitter document"
         let encodeRow = "typed encode, msgspec's declared twitter document"
         guard Harness.wants(decodeRow) || Harness.wants(encodeRow) else { return }
@@ -76,12 +136,20 @@ enum TypedPeerBenchmarks {
             print("| \(decodeRow) | skipped: \(path) does not read as the declared shapes |")
             return
         }
+        compare(decodeRow, encodeRow, data: data, models: models, structs: structs)
+    }
+
+    /// Typed decode and encode rows: `JSONDecoder`/`JSONEncoder` (the
+    /// baseline), models of class `M`, and `ModelJSONDecoder`/`ModelJSONEncoder`.
+    private static func compare<M: ModelObject>(
+        _ decodeRow: String, _ encodeRow: String, data: Data, models: M, structs: CSearch
+    ) {
         Harness.compare(decodeRow, bytes: data.count, rounds: 5, [
             .init(label: "JSONDecoder") { n in
                 for _ in 0..<n { blackHole(try? JSONDecoder().decode(CSearch.self, from: data)) }
             },
-            .init(label: "DSearch(json:)") { n in
-                for _ in 0..<n { blackHole(try? DSearch(json: data)) }
+            .init(label: "\(M.self)(json:)") { n in
+                for _ in 0..<n { blackHole(try? M(json: data)) }
             },
             .init(label: "ModelJSONDecoder") { n in
                 for _ in 0..<n { blackHole(try? ModelJSONDecoder().decode(CSearch.self, from: data)) }

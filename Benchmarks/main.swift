@@ -1,6 +1,6 @@
 import Foundation
 
-// swift run -c release Benchmarks [--quick] [--profile N [--baseline]] [filter]
+// swift run -c release Benchmarks [--quick] [--profile N [--baseline | --variant LABEL]] [filter]
 var arguments = CommandLine.arguments.dropFirst()
 if let index = arguments.firstIndex(of: "--quick") {
     Harness.quick = true
@@ -14,7 +14,15 @@ if let index = arguments.firstIndex(of: "--baseline") {
     Harness.profilesBaseline = true
     arguments.remove(at: index)
 }
+if let index = arguments.firstIndex(of: "--variant"), index + 1 < arguments.endIndex {
+    Harness.profiledVariant = arguments[index + 1]
+    arguments.removeSubrange(index...(index + 1))
+}
 Harness.filter = arguments.first
+if Harness.filter == FirstWriteBenchmarks.aloneArgument {
+    FirstWriteBenchmarks.run()
+    exit(0)
+}
 JSONLinesBenchmarks.measureLargeFile()  // only for `Benchmarks jsonl-200mb`, which ends there
 
 print("ModelKit benchmarks: medians of alternating rounds; ratio = Foundation or hand-written time / ModelKit time")
@@ -29,3 +37,4 @@ DefaultsBenchmarks.run()
 JSONLinesBenchmarks.run()
 FileBenchmarks.run()
 TypedPeerBenchmarks.run()
+FirstWriteBenchmarks.run()

@@ -64,6 +64,10 @@ struct ModelState: @unchecked Sendable {
         _modify { yield &madeExtras().bag }
     }
 
+    /// Whether the bag holds no member, read without copying the bag (or
+    /// making an empty one when the object has no extras).
+    var bagIsEmpty: Bool { extras?.bag.isEmpty ?? true }
+
     /// Bag keys set or removed since load, init or `clearChanges()`.
     var changedBagKeys: Set<String> {
         get { extras?.changedBagKeys ?? [] }

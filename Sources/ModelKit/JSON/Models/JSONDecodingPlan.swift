@@ -40,6 +40,42 @@ final class JSONDecodingPlan: Sendable {
     let writtenTypeKey: Range<Int>?
     let writtenVersionKey: Range<Int>?
     let writtenTypeName: Range<Int>
+    /// For the direct encoder's compact loop, by slot offset: how the slot
+    /// is written and its member's opening `,"key":` (the comma is skipped
+    /// for the first member). Plain memory the plan owns, so that reading
+    /// an entry copies no closure of `kinds` and retains nothing. Written
+    /// only by `init`, so reading it from any thread is safe.
+    nonisolated(unsafe) let compactMembers: UnsafeMutableBufferPointer<CompactMember>
+    /// The bytes of the openings in `compactMembers`, one after another.
+    nonisolated(unsafe) let compactOpenings: UnsafeMutableBufferPointer<UInt8>
+
+    /// One slot, for the direct encoder's compact loop.
+    struct CompactMember {
+        let code: ScalarCode
+        /// `,"key":` in `compactOpenings`.
+        let start: Int
+        let count: Int
+    }
+
+    /// How the direct encoder's compact loop writes a slot: the common
+    /// scalars straight from their cells; anything else leaves the loop.
+    enum ScalarCode: UInt8, Sendable {
+        case other, int, string, bool, double, optionalInt, optionalString, optionalBool, optionalDouble
+
+        init(_ kind: JSONSlotKind) {
+            switch kind {
+            case .int: self = .int
+            case .string: self = .string
+            case .bool: self = .bool
+            case .double: self = .double
+            case .optionalInt: self = .optionalInt
+            case .optionalString: self = .optionalString
+            case .optionalBool: self = .optionalBool
+            case .optionalDouble: self = .optionalDouble
+            case .model, .optionalModel, .modelArray, .generic: self = .other
+            }
+        }
+    }
 
     init(slots: [ClassLayout.Slot], savedOrder: [Int], versionKey: String?, typeKey: String?, typeName: String) {
         var entries: [(key: String, target: Int)] = []
@@ -100,6 +136,24 @@ final class JSONDecodingPlan: Sendable {
         writtenVersionKey = versionKey.map(write)
         writtenTypeName = write(typeName)
         writtenBytes = written
+        var openings: [UInt8] = []
+        var members: [CompactMember] = []
+        for (kind, key) in zip(kinds, writtenKeys) {
+            let start = openings.count
+            openings.append(JSONByte.comma)
+            openings.append(contentsOf: written[key])
+            openings.append(JSONByte.colon)
+            members.append(CompactMember(code: ScalarCode(kind), start: start, count: openings.count - start))
+        }
+        compactMembers = .allocate(capacity: members.count)
+        _ = compactMembers.initialize(from: members)
+        compactOpenings = .allocate(capacity: openings.count)
+        _ = compactOpenings.initialize(from: openings)
+    }
+
+    deinit {
+        compactMembers.deallocate()
+        compactOpenings.deallocate()
     }
 
     var entryCount: Int { targets.count }

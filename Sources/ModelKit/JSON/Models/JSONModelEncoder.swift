@@ -102,9 +102,10 @@ struct JSONModelEncoder {
         // box); the other values are boxed, and written with the bag once the
         // lock is released (a model takes its own lock). Either way, what is
         // written is the object as it was at one moment.
-        let (next, rest, bag) = try object.withState { state throws -> (Int, ContiguousArray<Any>, ExtensibleBag) in
-            let bag = state.bag
-            if entered == 1, let documentCount = bag.compactDocumentCount {
+        let (next, rest, bag) = try object.withState { state throws -> (Int, ContiguousArray<Any>, ExtensibleBag?) in
+            // An empty bag is not copied out (a copy retains and releases its storage).
+            let bag = state.bagIsEmpty ? nil : state.bag
+            if entered == 1, let documentCount = bag?.compactDocumentCount {
                 // The root was read from a document: its JSON is likely about
                 // that long, so make room once rather than doubling the buffer
                 // (and copying what it holds) a dozen times on the way.
@@ -129,10 +130,14 @@ struct JSONModelEncoder {
                 writer.writeInteger(max(layout.version, state.loadedNewerVersion ?? 0))
             }
             var next = 0
-            while next < order.count {
-                let offset = order[next]
-                guard try writeScalarSlot(offset, of: state, layout: layout, isFirst: &isFirst) else { break }
-                next += 1
+            if !writer.options.prettyPrinted && !writer.options.escapesSlashes {
+                next = try writeCompactScalars(order, of: state, plan: plan, isFirst: &isFirst)
+            } else {
+                while next < order.count {
+                    let offset = order[next]
+                    guard try writeScalarSlot(offset, of: state, layout: layout, isFirst: &isFirst) else { break }
+                    next += 1
+                }
             }
             var rest = ContiguousArray<Any>()
             if next < order.count {
@@ -145,12 +150,12 @@ struct JSONModelEncoder {
             beginMember(layout.slots[offset].key, written: plan.writtenKeys[offset], of: plan, isFirst: &isFirst)
             try writeSlot(rest[position], offset: offset, layout: layout)
         }
-        if bag.isCompact {
+        if let bag, bag.isCompact {
             // Straight from the document. Every such key is written: the
             // decoder sends a key with the exact text of a saved or
             // metadata key to its slot, never to the bag.
             writeCompactBag(bag, isFirst: &isFirst)
-        } else {
+        } else if let bag {
             for (index, key) in bag.keys.enumerated() where Self.isBagKeyWritten(key, layout: layout) {
                 guard !ReferenceKeys.isReserved(key) else { throw Failure() }
                 beginMember(key, isFirst: &isFirst)
@@ -211,6 +216,63 @@ struct JSONModelEncoder {
             return false
         }
         return true
+    }
+
+    /// Compact output without escaped slashes: the members of the slots in
+    /// `order`, from its start up to the first that is not a common scalar,
+    /// each as its plan's `,"key":` text and its value read in place from
+    /// its cell (a string's storage is not even retained).
+    /// - Returns: how many members it wrote.
+    @inline(__always)
+    private mutating func writeCompactScalars(
+        _ order: [Int], of state: ModelState, plan: JSONDecodingPlan, isFirst: inout Bool
+    ) throws(ModelError) -> Int {
+        let members = plan.compactMembers
+        guard let openings = plan.compactOpenings.baseAddress else { return 0 }
+        var next = 0
+        while next < order.count {
+            let offset = order[next]
+            let member = members[offset]
+            guard member.code != .other else { break }
+            let skip = isFirst ? 1 : 0
+            isFirst = false
+            writer.append(UnsafeBufferPointer(start: openings + (member.start &+ skip), count: member.count &- skip))
+            let cell = state.cells + offset &* SlotCell.size
+            switch member.code {
+            case .int: writer.writeInteger(SlotCell.pointer(cell, as: Int.self).pointee)
+            case .string: writer.writeString(at: SlotCell.pointer(cell, as: String.self))
+            case .bool: writer.append(SlotCell.pointer(cell, as: Bool.self).pointee ? "true" : "false")
+            case .double: try writer.writeDouble(SlotCell.pointer(cell, as: Double.self).pointee)
+            case .optionalInt:
+                if let number = SlotCell.pointer(cell, as: Int?.self).pointee {
+                    writer.writeInteger(number)
+                } else {
+                    writer.append("null")
+                }
+            case .optionalString:
+                if let text = SlotCell.pointer(cell, as: String?.self).pointee {
+                    writer.writeString(text)
+                } else {
+                    writer.append("null")
+                }
+            case .optionalBool:
+                if let flag = SlotCell.pointer(cell, as: Bool?.self).pointee {
+                    writer.append(flag ? "true" : "false")
+                } else {
+                    writer.append("null")
+                }
+            case .optionalDouble:
+                if let number = SlotCell.pointer(cell, as: Double?.self).pointee {
+                    try writer.writeDouble(number)
+                } else {
+                    writer.append("null")
+                }
+            case .other:
+                break
+            }
+            next &+= 1
+        }
+        return next
     }
 
     /// ``writeMembers(of:layout:id:)`` with sorted keys: every member, the

@@ -271,6 +271,16 @@ extension JSONWriter {
         string.withUTF8 { utf8 in writeQuoted(utf8) }
     }
 
+    /// ``writeString(_:)`` for the string at `string`, read in place: no
+    /// copy of it, so no retain and release of its storage.
+    /// (`withUTF8` is called only on a string whose bytes are already
+    /// contiguous, and then changes nothing: the cell is only read.)
+    @inline(__always)
+    mutating func writeString(at string: UnsafeMutablePointer<String>) {
+        guard string.pointee.isContiguousUTF8 else { return writeString(string.pointee) }
+        string.pointee.withUTF8 { writeQuoted($0) }
+    }
+
     private mutating func writeQuoted(_ utf8: UnsafeBufferPointer<UInt8>) {
         reserve(utf8.count + 2)
         buffer[count] = JSONByte.quote

@@ -69,10 +69,16 @@ struct JSONWriter {
     }
 
     /// The bytes written, as `Data` that now owns the buffer.
+    ///
+    /// The buffer is not shrunk to the count (it is at most twice as long,
+    /// as an `Array`'s or `Data`'s own storage may be): `realloc` to the
+    /// count made glibc's allocator lower its threshold for `mmap` to the
+    /// shrunk size, so that the next write of the same document took fresh
+    /// pages from the kernel, and their page faults, as its buffer doubled
+    /// past that size (twitter.json's first writes took twice as long).
     mutating func takeData() -> Data {
         freeKeyTexts()
-        let shrunk = realloc(buffer, max(count, 1))?.assumingMemoryBound(to: UInt8.self) ?? buffer
-        let data = Data(bytesNoCopy: shrunk, count: count, deallocator: .free)
+        let data = Data(bytesNoCopy: buffer, count: count, deallocator: .free)
         capacity = 0
         count = 0
         return data
@@ -117,15 +123,17 @@ struct JSONWriter {
         }
         append(JSONByte.openBracket)
         let depth = outer &+ 1
-        for index in 0..<elements.count {
-            if index > 0 { append(JSONByte.comma) }
-            startLine(depth: depth)
-            do {
-                try writeMember(elements[index], outer: depth)
-            } catch {
-                var failure = error
-                failure.keyPath = failure.keyPath.prepending(.index(index))
-                throw failure
+        try elements.withUnsafeBufferPointer { (items) throws(ModelError) in
+            for index in 0..<items.count {
+                if index > 0 { append(JSONByte.comma) }
+                startLine(depth: depth)
+                do throws(ModelError) {
+                    try writeMember(items[index], outer: depth)
+                } catch {
+                    var failure = error
+                    failure.keyPath = failure.keyPath.prepending(.index(index))
+                    throw failure
+                }
             }
         }
         startLine(depth: outer)
