@@ -123,17 +123,15 @@ struct JSONWriter {
         }
         append(JSONByte.openBracket)
         let depth = outer &+ 1
-        try elements.withUnsafeBufferPointer { (items) throws(ModelError) in
-            for index in 0..<items.count {
-                if index > 0 { append(JSONByte.comma) }
-                startLine(depth: depth)
-                do throws(ModelError) {
-                    try writeMember(items[index], outer: depth)
-                } catch {
-                    var failure = error
-                    failure.keyPath = failure.keyPath.prepending(.index(index))
-                    throw failure
-                }
+        for index in 0..<elements.count {
+            if index > 0 { append(JSONByte.comma) }
+            startLine(depth: depth)
+            do {
+                try writeMember(elements[index], outer: depth)
+            } catch {
+                var failure = error
+                failure.keyPath = failure.keyPath.prepending(.index(index))
+                throw failure
             }
         }
         startLine(depth: outer)
