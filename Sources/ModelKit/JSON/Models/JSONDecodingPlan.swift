@@ -40,9 +40,10 @@ final class JSONDecodingPlan: Sendable {
     let writtenTypeKey: Range<Int>?
     let writtenVersionKey: Range<Int>?
     let writtenTypeName: Range<Int>
-    /// For the direct encoder's compact loop, by slot offset: how the slot
-    /// is written and its member's opening `,"key":` (the comma is skipped
-    /// for the first member). Plain memory the plan owns, so that reading
+    /// By slot offset: the slot's ``ScalarCode``, which the direct decoder
+    /// reads its common scalars by, and, for the direct encoder's compact
+    /// loop, its member's opening `,"key":` (the comma is skipped for the
+    /// first member). Plain memory the plan owns, so that reading
     /// an entry copies no closure of `kinds` and retains nothing. Written
     /// only by `init`, so reading it from any thread is safe.
     nonisolated(unsafe) let compactMembers: UnsafeMutableBufferPointer<CompactMember>

@@ -214,7 +214,7 @@ struct JSONModelDecoder {
                 if let codable = codableReaders?[offset] {
                     slots.set(try readCodable(offset, codable, layout: layout), slot: offset)
                 } else {
-                    try readSlot(offset, kind: plan.kinds[offset], layout: layout, into: slots)
+                    try readSlot(offset, plan: plan, layout: layout, into: slots)
                 }
             case .some(JSONDecodingPlan.versionTarget):
                 guard !seenVersion, case .int(let version) = try readSubtree(), version >= layout.version
@@ -391,28 +391,36 @@ struct JSONModelDecoder {
     /// Reads the value of the slot at `offset` and puts it in `slots`, typed
     /// as the slot's type (common scalars with no box, as the slot holds them).
     private mutating func readSlot<Slots: DecodedSlots>(
-        _ offset: Int, kind: JSONSlotKind, layout: ClassLayout, into slots: Slots
+        _ offset: Int, plan: JSONDecodingPlan, layout: ClassLayout, into slots: Slots
     ) throws {
         let byte = current
-        switch kind {
-        case .model(let type) where byte == JSONByte.openBrace:
-            return slots.set(try decodeModel(type), slot: offset)
-        case .optionalModel(let type, let wrap, _) where byte == JSONByte.openBrace:
-            return slots.set(wrap(try decodeModel(type)), slot: offset)
-        case .modelArray(let type, let wrap, _) where byte == JSONByte.openBracket:
-            let models = try decodeModels(type)
-            if let shape = layout.shapes[offset] { return slots.put(models, shape: shape, slot: offset) }
-            return slots.set(wrap(models), slot: offset)
+        // The plain code first: only a slot of models copies its kind (and
+        // with it the kind's closures).
+        let code = plan.compactMembers[offset].code
+        switch code {
         case .string where byte == JSONByte.quote:
             return slots.put(try reader.readString(), slot: offset)
         case .optionalString where byte == JSONByte.quote:
             return slots.put(String?.some(try reader.readString()), slot: offset)
+        case .other:
+            switch plan.kinds[offset] {
+            case .model(let type) where byte == JSONByte.openBrace:
+                return slots.set(try decodeModel(type), slot: offset)
+            case .optionalModel(let type, let wrap, _) where byte == JSONByte.openBrace:
+                return slots.set(wrap(try decodeModel(type)), slot: offset)
+            case .modelArray(let type, let wrap, _) where byte == JSONByte.openBracket:
+                let models = try decodeModels(type)
+                if let shape = layout.shapes[offset] { return slots.put(models, shape: shape, slot: offset) }
+                return slots.set(wrap(models), slot: offset)
+            default:
+                break
+            }
         default:
             break
         }
         let isNumber = byte == JSONByte.minus || byte &- JSONByte.zero < 10
         let value = isNumber ? try reader.readNumber() : try readSubtree()
-        switch (kind, value) {
+        switch (code, value) {
         case (.int, .int(let number)): slots.put(number, slot: offset)
         case (.optionalInt, .int(let number)): slots.put(Int?.some(number), slot: offset)
         case (.double, .double(let number)): slots.put(number, slot: offset)
