@@ -53,11 +53,14 @@ enum GraphBenchmarks {
     ]
 
     static func compareGrowth(_ shape: String, sizes: (Int, Int), make: (Int) -> Link) {
+        func task(_ format: String) -> String {
+            "Write \(shape) \(sizes.0.formatted()) vs \(sizes.1.formatted()) models, \(format)"
+        }
+        guard formats.contains(where: { Harness.wants(task($0.0)) }) else { return }
         let small = make(sizes.0)
         let large = make(sizes.1)
         for (format, write) in formats {
-            let task = "Write \(shape) \(sizes.0.formatted()) vs \(sizes.1.formatted()) models, \(format)"
-            Harness.compare(task, rounds: 5, [
+            Harness.compare(task(format), rounds: 5, [
                 .init(label: "\(sizes.0.formatted())") { iterations in
                     for _ in 0..<iterations { blackHole(try! write(small)) }
                 },
@@ -99,6 +102,11 @@ enum GraphBenchmarks {
     /// A tree of 10,000 models each referring back to its parent, against the
     /// same tree without the back-references: the cost of cycles.
     static func cycles() {
+        let tasks = [
+            "Write a 10,100-model tree to JSON: without vs with parent back-references",
+            "Read a 10,100-model tree from JSON: without vs with parent back-references",
+        ]
+        guard tasks.contains(where: Harness.wants) else { return }
         final class Node: ModelObject, @unchecked Sendable {
             @Saved var name = ""
             @Saved var parent: Node? = nil
@@ -120,7 +128,7 @@ enum GraphBenchmarks {
         }
         let plain = tree(backReferences: false)
         let linked = tree(backReferences: true)
-        Harness.compare("Write a 10,100-model tree to JSON: without vs with parent back-references", rounds: 5, [
+        Harness.compare(tasks[0], rounds: 5, [
             .init(label: "tree") { iterations in
                 for _ in 0..<iterations { blackHole(try! plain.jsonData()) }
             },
@@ -136,7 +144,7 @@ enum GraphBenchmarks {
             }
         }
         let data = try! linked.jsonData()
-        Harness.compare("Read a 10,100-model tree from JSON: without vs with parent back-references", rounds: 5, [
+        Harness.compare(tasks[1], rounds: 5, [
             .init(label: "tree") { iterations in
                 let plainData = try! plain.jsonData()
                 for _ in 0..<iterations { unlink(try! Node(json: plainData)) }

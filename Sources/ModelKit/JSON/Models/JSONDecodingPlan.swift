@@ -62,6 +62,9 @@ final class JSONDecodingPlan: Sendable {
     /// scalars straight from their cells; anything else leaves the loop.
     enum ScalarCode: UInt8, Sendable {
         case other, int, string, bool, double, optionalInt, optionalString, optionalBool, optionalDouble
+        /// A model of the slot's class (`JSONSlotKind.model`): not a scalar,
+        /// but read from its cell without a box.
+        case model
 
         init(_ kind: JSONSlotKind) {
             switch kind {
@@ -73,7 +76,8 @@ final class JSONDecodingPlan: Sendable {
             case .optionalString: self = .optionalString
             case .optionalBool: self = .optionalBool
             case .optionalDouble: self = .optionalDouble
-            case .model, .optionalModel, .modelArray, .generic: self = .other
+            case .model: self = .model
+            case .optionalModel, .modelArray, .generic: self = .other
             }
         }
     }

@@ -402,7 +402,7 @@ struct JSONModelDecoder {
             return slots.put(try reader.readString(), slot: offset)
         case .optionalString where byte == JSONByte.quote:
             return slots.put(String?.some(try reader.readString()), slot: offset)
-        case .other:
+        case .other, .model:
             switch plan.kinds[offset] {
             case .model(let type) where byte == JSONByte.openBrace:
                 return slots.set(try decodeModel(type), slot: offset)

@@ -102,7 +102,8 @@ struct JSONModelEncoder {
         // box); the other values are boxed, and written with the bag once the
         // lock is released (a model takes its own lock). Either way, what is
         // written is the object as it was at one moment.
-        let (next, rest, bag) = try object.withState { state throws -> (Int, ContiguousArray<Any>, ExtensibleBag?) in
+        let (next, rest, lastModel, bag) = try object.withState {
+            state throws -> (Int, ContiguousArray<Any>, ModelObject?, ExtensibleBag?) in
             // An empty bag is not copied out (a copy retains and releases its storage).
             let bag = state.bagIsEmpty ? nil : state.bag
             if entered == 1, let documentCount = bag?.compactDocumentCount {
@@ -139,16 +140,28 @@ struct JSONModelEncoder {
                     next += 1
                 }
             }
+            // A model in the last slot (a common shape) is taken as itself:
+            // no array of boxes to make, no cast to undo.
+            if next == order.count &- 1, plan.compactMembers[order[next]].code == .model {
+                let cell = state.cells + order[next] &* SlotCell.size
+                return (next, [], SlotCell.pointer(cell, as: ModelObject.self).pointee, bag)
+            }
             var rest = ContiguousArray<Any>()
             if next < order.count {
                 rest.reserveCapacity(order.count - next)
                 for offset in order[next...] { rest.append(state.value(at: offset)) }
             }
-            return (next, rest, bag)
+            return (next, rest, nil, bag)
         }
-        for (position, offset) in order[next...].enumerated() {
+        if let lastModel {
+            let offset = order[next]
             beginMember(layout.slots[offset].key, written: plan.writtenKeys[offset], of: plan, isFirst: &isFirst)
-            try writeSlot(rest[position], offset: offset, layout: layout)
+            try writeModel(lastModel)
+        } else {
+            for (position, offset) in order[next...].enumerated() {
+                beginMember(layout.slots[offset].key, written: plan.writtenKeys[offset], of: plan, isFirst: &isFirst)
+                try writeSlot(rest[position], offset: offset, layout: layout)
+            }
         }
         if let bag, bag.isCompact {
             // Straight from the document. Every such key is written: the
@@ -233,7 +246,7 @@ struct JSONModelEncoder {
         while next < order.count {
             let offset = order[next]
             let member = members[offset]
-            guard member.code != .other else { break }
+            guard member.code != .other && member.code != .model else { break }
             let skip = isFirst ? 1 : 0
             isFirst = false
             writer.append(UnsafeBufferPointer(start: openings + (member.start &+ skip), count: member.count &- skip))
@@ -267,7 +280,7 @@ struct JSONModelEncoder {
                 } else {
                     writer.append("null")
                 }
-            case .other:
+            case .other, .model:
                 break
             }
             next &+= 1

@@ -516,3 +516,56 @@ extension JSONDirectPathTests {
         #expect(object.a == 2)
     }
 }
+
+/// Scalars, then a model in the last slot: the shape whose model the direct
+/// writer takes from its cell as itself.
+private final class Post: ModelObject, @unchecked Sendable {
+    @Saved var id = 0
+    @Saved var text = ""
+    @Saved var reply: Int? = nil
+    @Saved var author = Author()
+}
+
+private final class Author: ModelObject, @unchecked Sendable {
+    @Saved var name = ""
+    @Saved var verified = false
+    @Saved var score = 0.5
+    @Saved var post: Post? = nil
+}
+
+extension JSONDirectPathTests {
+    @Test(arguments: [1 as UInt64, 2, 3])
+    func aModelInTheLastSlotIsWrittenAsTheModelValuePathWritesIt(seed: UInt64) throws {
+        var generator = SeededGenerator(seed: seed)
+        let texts = ["", "plain", "a/b \"quoted\" \\ \n", "日本語のテキスト😀", String(repeating: "long ", count: 40)]
+        for index in 0..<50 {
+            let post = Post()
+            post.id = Int.random(in: Int.min...Int.max, using: &generator)
+            post.text = texts[index % texts.count]
+            post.reply = index % 3 == 0 ? nil : index
+            post.author.name = texts[(index + 2) % texts.count]
+            post.author.verified = index % 2 == 0
+            if index % 4 == 1 {
+                // The author's own last slot holds another post; unknown keys in both bags.
+                post.author.post = Post()
+                try post.setExtensibleProperty(["x": 1], forKey: "extra")
+                try post.author.setExtensibleProperty("kept", forKey: "note")
+            }
+            Self.expectSameOutput(post)
+            let again = try Post(json: post.jsonData())
+            #expect(try again.jsonData() == post.jsonData())
+            #expect(again.author.name == post.author.name)
+        }
+        // A number JSON cannot hold below it names its path, as before.
+        let post = Post()
+        post.author.post = Post()
+        post.author.post?.author.score = .infinity
+        Self.expectSameOutput(post)
+        #expect(throws: ModelError.self) { try post.jsonData() }
+        do {
+            _ = try post.jsonData()
+        } catch {
+            #expect("\(error)" == "author.post.author.score: JSON cannot represent the floating-point number inf")
+        }
+    }
+}
