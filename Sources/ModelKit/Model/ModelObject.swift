@@ -67,7 +67,13 @@ open class ModelObject: @unchecked Sendable {
         let stackReference = ConstructionStack.currentUnretained()
         let cachedLayout = stackReference._withUnsafeGuaranteedRef { stack -> Unmanaged<ClassLayout>? in
             if let last = stack.lastLayout, last.type == type { return Unmanaged.passUnretained(last) }
+            if let previous = stack.previousLayout, previous.type == type {
+                stack.previousLayout = stack.lastLayout
+                stack.lastLayout = previous
+                return Unmanaged.passUnretained(previous)
+            }
             guard let cached = ClassLayout.cached(type) else { return nil }
+            stack.previousLayout = stack.lastLayout
             stack.lastLayout = cached
             return Unmanaged.passUnretained(cached)
         }

@@ -56,9 +56,13 @@ final class ConstructionStack {
     @usableFromInline let owner = Atomic<UInt>(0)
     /// The number of cells in use.
     @usableFromInline @exclusivity(unchecked) var count = 0
-    /// The layout that the last object constructed on this thread used: a
-    /// cache in front of `ClassLayout.cached(_:)` for runs of one class.
-    @exclusivity(unchecked) var lastLayout: ClassLayout?
+    /// The layouts of the last two classes constructed on this thread, the
+    /// latest first: a cache in front of `ClassLayout.cached(_:)` for runs
+    /// of one class and for two classes in turn (a parent and its child,
+    /// as a document of statuses and their users is read). Layouts live as
+    /// long as the process, so these are not retained.
+    @exclusivity(unchecked) unowned(unsafe) var lastLayout: ClassLayout?
+    @exclusivity(unchecked) unowned(unsafe) var previousLayout: ClassLayout?
 
     private init() {
         capacity = 64

@@ -205,7 +205,9 @@ struct ModelStorage {
 /// and no allocation.
 final class ReleaseQueue {
     /// The storages waiting, as their bases.
-    var pending: [UnsafeMutableRawPointer] = []
+    /// Only its own thread reaches a queue (through the thread-specific
+    /// key), so its accesses need no dynamic exclusivity checks.
+    @exclusivity(unchecked) var pending: [UnsafeMutableRawPointer] = []
 
     static let key: pthread_key_t = {
         var key = pthread_key_t()
