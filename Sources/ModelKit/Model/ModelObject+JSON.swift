@@ -71,6 +71,7 @@ extension ModelObject {
             encoder.writer.deallocate()
             return .failed
         }
+        layout.jsonPlan.rememberRootLength(encoder.writer.count)
         return .written(encoder.writer)
     }
 }

@@ -282,7 +282,9 @@ extension JSONWriter {
     }
 
     private mutating func writeQuoted(_ utf8: UnsafeBufferPointer<UInt8>) {
-        reserve(utf8.count + 2)
+        // Room for the string, its quotes and one chunk more: a chunk is
+        // stored whole before the bytes after an escape in it are dropped.
+        reserve(utf8.count &+ 2 &+ 16)
         buffer[count] = JSONByte.quote
         count += 1
         guard let source = utf8.baseAddress else {
@@ -291,8 +293,39 @@ extension JSONWriter {
         }
         let escapesSlashes = options.escapesSlashes
         let length = utf8.count
-        var runStart = 0
         var index = 0
+        // Sixteen bytes at a time, copied as they are checked: one pass over
+        // the bytes, not a search and then a copy of each run.
+        if length >= 16 {
+            let quotes = SIMD16<UInt8>(repeating: JSONByte.quote)
+            let backslashes = SIMD16<UInt8>(repeating: JSONByte.backslash)
+            let slashes = SIMD16<UInt8>(repeating: escapesSlashes ? JSONByte.slash : JSONByte.quote)
+            let controls = SIMD16<UInt8>(repeating: 0x1F)
+            while index &+ 16 <= length {
+                let chunk = UnsafeRawPointer(source + index).loadUnaligned(as: SIMD16<UInt8>.self)
+                UnsafeMutableRawPointer(buffer + count).storeBytes(of: chunk, as: SIMD16<UInt8>.self)
+                let lanes = (chunk .== quotes) .| (chunk .== backslashes) .| (chunk .== slashes) .| (chunk .<= controls)
+                let flags = unsafeBitCast(
+                    SIMD16<UInt8>(repeating: 0).replacing(with: 0x80, where: lanes), to: SIMD2<UInt64>.self)
+                let low = UInt64(littleEndian: flags[0])
+                let high = UInt64(littleEndian: flags[1])
+                if low | high == 0 {
+                    count &+= 16
+                    index &+= 16
+                    continue
+                }
+                // Keep the bytes before the first to escape, write its escape,
+                // and go on after it (with room for what is left, as above).
+                let lane = low != 0 ? low.trailingZeroBitCount >> 3 : 8 &+ high.trailingZeroBitCount >> 3
+                count &+= lane
+                index &+= lane
+                writeEscape(for: source[index])
+                index &+= 1
+                reserve(length &- index &+ 1 &+ 16)
+            }
+        }
+        // The last bytes (fewer than sixteen): found, then copied.
+        var runStart = index
         while true {
             index = JSONWriter.nextEscape(in: source, from: index, count: length, escapesSlashes: escapesSlashes)
             guard index < length else { break }

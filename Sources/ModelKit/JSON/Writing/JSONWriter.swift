@@ -70,14 +70,19 @@ struct JSONWriter {
 
     /// The bytes written, as `Data` that now owns the buffer.
     ///
-    /// The buffer is not shrunk to the count (it is at most twice as long,
-    /// as an `Array`'s or `Data`'s own storage may be): `realloc` to the
-    /// count made glibc's allocator lower its threshold for `mmap` to the
-    /// shrunk size, so that the next write of the same document took fresh
-    /// pages from the kernel, and their page faults, as its buffer doubled
-    /// past that size (twitter.json's first writes took twice as long).
+    /// The buffer is shrunk to the count only when more than half of it is
+    /// unused (a room made for a longer document than was written); a
+    /// buffer that grew by doubling is kept as it is, as an `Array`'s or
+    /// `Data`'s own storage may be. Shrinking it made glibc's allocator
+    /// lower its threshold for `mmap` to the shrunk size, so that the next
+    /// write of the same document took fresh pages from the kernel, and
+    /// their page faults, as its buffer doubled past that size
+    /// (twitter.json's first writes took twice as long).
     mutating func takeData() -> Data {
         freeKeyTexts()
+        if count < capacity / 2, let shrunk = realloc(buffer, max(count, 1)) {
+            buffer = shrunk.assumingMemoryBound(to: UInt8.self)
+        }
         let data = Data(bytesNoCopy: buffer, count: count, deallocator: .free)
         capacity = 0
         count = 0

@@ -53,6 +53,22 @@ import Testing
 
     /// Two or more escapes, adjacent or apart; bytes that follow a byte to
     /// escape in the same word ("#" and "]" are one above `"` and `\`).
+    /// Long strings whose escapes grow the text sixfold, so that the buffer
+    /// grows in the middle of a string, many times, between chunks copied whole.
+    @Test(arguments: [4 as UInt64, 5, 6])
+    func longStringsOfDenseEscapesGrowTheBufferMidString(seed: UInt64) throws {
+        var random = SeededGenerator(seed: seed)
+        let pieces: [Character] = ["\u{01}", "\u{1F}", "a", "日", "\"", "/", "0123456789abcdef", "\n"].flatMap { Array("\($0)") }
+        for length in [15, 16, 17, 31, 32, 33, 4_095, 4_096, 20_000] {
+            let text = String((0..<length).map { _ in pieces[Int.random(in: 0..<pieces.count, using: &random)] })
+            try Self.check(text)
+            // Inside an array and an object, after other values, as documents hold them.
+            let value: ModelValue = [1, ["key \u{02}": .string(text), "b": .string(String(text.reversed()))], .string(text)]
+            let written = try value.jsonData()
+            #expect(try ModelValue(json: written) == value)
+        }
+    }
+
     @Test(arguments: [1, 2, 3] as [UInt64])
     func severalEscapesAtRandomPositions(seed: UInt64) throws {
         var random = SeededGenerator(seed: seed)
