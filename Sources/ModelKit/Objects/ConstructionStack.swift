@@ -59,10 +59,11 @@ final class ConstructionStack {
     /// The layouts of the last two classes constructed on this thread, the
     /// latest first: a cache in front of `ClassLayout.cached(_:)` for runs
     /// of one class and for two classes in turn (a parent and its child,
-    /// as a document of statuses and their users is read). Layouts live as
-    /// long as the process, so these are not retained.
-    @exclusivity(unchecked) unowned(unsafe) var lastLayout: ClassLayout?
-    @exclusivity(unchecked) unowned(unsafe) var previousLayout: ClassLayout?
+    /// as a document of statuses and their users is read). (Held strongly:
+    /// reading an `unowned(unsafe)` one into a local retained it, which
+    /// cost every construction more than the swaps cost.)
+    @exclusivity(unchecked) var lastLayout: ClassLayout?
+    @exclusivity(unchecked) var previousLayout: ClassLayout?
 
     private init() {
         capacity = 64
