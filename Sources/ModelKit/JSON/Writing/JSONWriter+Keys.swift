@@ -58,6 +58,17 @@ extension JSONWriter {
         if !writeKnownKey(words, in: table) { rememberKey(keys[index], words: words, in: table) }
     }
 
+    /// ``writeKey(_:at:)`` for keys in an array's storage.
+    @inline(__always)
+    mutating func writeKey(_ keys: UnsafeBufferPointer<String>, at index: Int) {
+        guard let table = keyTexts, MemoryLayout<String>.size == 16, let base = keys.baseAddress else {
+            writeUncachedKey(keys[index])
+            return
+        }
+        let words = UnsafeRawPointer(base + index).loadUnaligned(as: (UInt64, UInt64).self)
+        if !writeKnownKey(words, in: table) { rememberKey(keys[index], words: words, in: table) }
+    }
+
     /// The table's entry for a key of `words`.
     @inline(__always)
     private static func entry(for words: (UInt64, UInt64), in table: UnsafeMutablePointer<KeyText>)
