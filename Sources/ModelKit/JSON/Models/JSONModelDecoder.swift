@@ -341,10 +341,23 @@ struct JSONModelDecoder {
             depth < 2 * StackGuard.uncheckedLevels
             ? try decodeMembers(layout: object.layout, into: cells)
             : try StackGuard.continuingOnLargeStack { try decodeMembers(layout: object.layout, into: cells) }
-        if let members = decoded {
-            object.withState { state in
-                state.bag = members.bag
-                if let newer = members.newerVersion { state.loadedNewerVersion = newer }
+        if let members = consume decoded {
+            // The closure captures the parts it needs, not the members (a
+            // copy of them retained and released the bag's storage), and an
+            // empty bag is not copied into the state: it only clears a bag
+            // that the object's defaults filled.
+            let newer = members.newerVersion
+            if members.bag.isEmpty {
+                object.withState { state in
+                    if !state.bagIsEmpty { state.bag = ExtensibleBag() }
+                    if let newer { state.loadedNewerVersion = newer }
+                }
+            } else {
+                let bag = members.bag
+                object.withState { state in
+                    state.bag = bag
+                    if let newer { state.loadedNewerVersion = newer }
+                }
             }
             return object
         }
