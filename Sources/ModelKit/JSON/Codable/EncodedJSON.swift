@@ -80,7 +80,12 @@ enum EncodedJSON {
 
     private static func checkDepth(_ depth: Int) throws(ModelError) {
         guard depth >= JSONWriter.maximumDepth else { return }
-        throw ModelError(
+        throw depthError()
+    }
+
+    /// The error for a container inside `JSONWriter.maximumDepth` others.
+    static func depthError() -> ModelError {
+        ModelError(
             code: .nestingTooDeep,
             message: "arrays and objects nested deeper than \(JSONWriter.maximumDepth) levels, which no reader with "
                 + "the default limit accepts",

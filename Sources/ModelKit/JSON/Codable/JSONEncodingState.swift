@@ -44,9 +44,16 @@ final class JSONEncodingState {
     private func nonConforming(
         _ value: Double, description: String, type: String, parent: CodingPathNode?, key: (any CodingKey)?
     ) throws -> String {
+        try nonConformingText(value, description: description, type: type, path: codingPath(parent, key))
+    }
+
+    /// The text of an infinity or NaN under the strategy, or the error for it at `path`.
+    func nonConformingText(
+        _ value: Double, description: String, type: String, path: @autoclosure () -> [any CodingKey]
+    ) throws -> String {
         guard case .convertToString(let positive, let negative, let nan) = settings.nonConformingFloatEncodingStrategy
         else {
-            let path = codingPath(parent, key)
+            let path = path()
             let message = "JSON cannot represent the \(type) \(description)"
             throw EncodingError.invalidValue(
                 value,

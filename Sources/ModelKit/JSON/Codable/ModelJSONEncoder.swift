@@ -43,16 +43,64 @@ public struct ModelJSONEncoder: Sendable {
     /// - Throws: `EncodingError.invalidValue` with the coding path of the value that failed.
     public func encode<Value: Encodable>(_ value: Value) throws -> Data {
         let options = JSONEncodingState(self)
-        guard let tree = try options.box(value, parent: nil, key: nil) else {
+        guard streams(Value.self) else { return try encodeThroughTree(value, options: options) }
+        let state = JSONStreamState(options, writer: makeWriter())
+        let encoder = state.beginRoot()
+        var thrown: (any Error)?
+        do {
+            try value.encode(to: encoder)
+        } catch {
+            thrown = error
+        }
+        if state.core.pointee.failedLevel == 0 { return try encodeThroughTree(value, options: options) }
+        if let thrown { throw thrown }
+        if state.frame(0).pointee.kind == .pending {
             throw EncodingError.invalidValue(
                 value, EncodingError.Context(codingPath: [], debugDescription: "\(Value.self) encoded no value"))
         }
-        var writer = JSONWriter(
+        while state.core.pointee.frameCount > 0 { state.closeTop() }
+        if let error = state.core.pointee.depthError {
+            throw EncodingError.invalidValue(
+                value, EncodingError.Context(codingPath: [], debugDescription: error.message, underlyingError: error))
+        }
+        return state.writerPointer.pointee.takeData()
+    }
+
+    /// Whether a root of type `Value` is written as its containers ask
+    /// (see ``JSONStreamState``) rather than through the tree: not with
+    /// sorted keys or a custom key strategy, nor for a root that the tree
+    /// writes without an encoder.
+    private func streams<Value>(_ type: Value.Type) -> Bool {
+        if outputFormatting.contains(.sortedKeys) { return false }
+        if case .custom = keyEncodingStrategy { return false }
+        switch ObjectIdentifier(Value.self) {
+        case ObjectIdentifier(String.self), ObjectIdentifier(Int.self), ObjectIdentifier(Bool.self),
+            ObjectIdentifier(Double.self), ObjectIdentifier(Date.self), ObjectIdentifier(Data.self),
+            ObjectIdentifier(URL.self), ObjectIdentifier(Decimal.self), ObjectIdentifier([Int].self),
+            ObjectIdentifier([String].self), ObjectIdentifier([Double].self):
+            return false
+        default:
+            return true
+        }
+    }
+
+    private func makeWriter() -> JSONWriter {
+        JSONWriter(
             options: JSONWritingOptions(
                 prettyPrinted: outputFormatting.contains(.prettyPrinted),
                 sortedKeys: outputFormatting.contains(.sortedKeys),
                 escapesSlashes: !outputFormatting.contains(.withoutEscapingSlashes)),
             initialCapacity: 4096)
+    }
+
+    /// `value` boxed into an ``EncodedJSON`` tree, then written: the
+    /// definition of the output, which the stream gives too.
+    func encodeThroughTree<Value: Encodable>(_ value: Value, options: JSONEncodingState) throws -> Data {
+        guard let tree = try options.box(value, parent: nil, key: nil) else {
+            throw EncodingError.invalidValue(
+                value, EncodingError.Context(codingPath: [], debugDescription: "\(Value.self) encoded no value"))
+        }
+        var writer = makeWriter()
         do {
             try tree.write(into: &writer, depth: 0)
         } catch {

@@ -1,0 +1,179 @@
+import Foundation
+
+/// A step of a streaming encode's coding path: a key, or an index made into
+/// a key only when a path is asked for.
+class StreamPathNode {
+    var parent: StreamPathNode?
+    var key: (any CodingKey)?
+    /// The element's index when `key` is `nil`; -1 for no step (a single value's nested value).
+    var index: Int
+
+    init(parent: StreamPathNode?, key: (any CodingKey)?, index: Int) {
+        self.parent = parent
+        self.key = key
+        self.index = index
+    }
+
+    /// This step's key, if it has one.
+    final var ownKey: (any CodingKey)? { key ?? (index >= 0 ? JSONIndexKey(index) : nil) }
+
+    /// The path from the root to here.
+    final var keys: [any CodingKey] {
+        var keys: [any CodingKey] = []
+        var node: StreamPathNode? = self
+        while let current = node {
+            if let key = current.ownKey { keys.append(key) }
+            node = current.parent
+        }
+        return keys.reversed()
+    }
+
+    /// The path of `parent` followed by `key` or `index`.
+    static func keys(_ parent: StreamPathNode?, _ key: (any CodingKey)?, _ index: Int) -> [any CodingKey] {
+        var path = parent?.keys ?? []
+        if let key = key ?? (index >= 0 ? JSONIndexKey(index) : nil) { path.append(key) }
+        return path
+    }
+
+    /// The same path as the tree encoder's nodes.
+    static func codingPathNode(_ node: StreamPathNode?) -> CodingPathNode? {
+        var result: CodingPathNode?
+        for key in node?.keys ?? [] { result = CodingPathNode(parent: result, key: key) }
+        return result
+    }
+}
+
+/// An array index as a coding key, its text made only when asked.
+struct JSONIndexKey: CodingKey {
+    let index: Int
+    init(_ index: Int) { self.index = index }
+    init?(stringValue: String) { nil }
+    init?(intValue: Int) { index = intValue }
+    var stringValue: String { "\(index)" }
+    var intValue: Int? { index }
+}
+
+/// The `Encoder` that the streaming ``ModelJSONEncoder`` hands to
+/// `encode(to:)`: it stands for one value slot, its frame (see
+/// ``JSONStreamState``), and is its own step of the coding path. Reused for
+/// the next value once its `encode(to:)` has returned, when nothing kept it.
+final class JSONStreamEncoder: StreamPathNode, Encoder {
+    let state: JSONStreamState
+    var keepsKeys: Bool
+    var frameIndex: Int32 = 0
+    var frameSerial: UInt32 = JSONStreamState.deadSerial
+    var record: Int32 = 0
+    var recordSerial: UInt32 = 0
+
+    init(state: JSONStreamState, parent: StreamPathNode?, key: (any CodingKey)?, index: Int, keepsKeys: Bool) {
+        self.state = state
+        self.keepsKeys = keepsKeys
+        super.init(parent: parent, key: key, index: index)
+    }
+
+    var codingPath: [any CodingKey] { keys }
+    var userInfo: [CodingUserInfoKey: Any] { state.options.userInfo }
+
+    /// Claims this encoder's frame for writing (see ``JSONStreamState/claim(_:_:record:recordSerial:)``).
+    @inline(__always)
+    func claim() -> Bool {
+        state.core.pointee.topSerial == frameSerial
+            || state.claim(frameIndex, frameSerial, record: record, recordSerial: recordSerial)
+    }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        if claim() {
+            switch state.top.pointee.kind {
+            case .pending: state.open(.object)
+            case .object: break
+            case .array, .scalar: state.failRunning()
+            }
+        }
+        return KeyedEncodingContainer(
+            JSONStreamKeyedContainer<Key>(
+                state: state, path: self, frameIndex: frameIndex, frameSerial: frameSerial, record: record,
+                recordSerial: recordSerial, convertsKeys: state.convertsKeys && !keepsKeys))
+    }
+
+    func unkeyedContainer() -> any UnkeyedEncodingContainer {
+        if claim() {
+            switch state.top.pointee.kind {
+            case .pending: state.open(.array)
+            case .array: break
+            case .object, .scalar: state.failRunning()
+            }
+        }
+        return JSONStreamUnkeyedContainer(
+            state: state, path: self, frameIndex: frameIndex, frameSerial: frameSerial, record: record,
+            recordSerial: recordSerial)
+    }
+
+    func singleValueContainer() -> any SingleValueEncodingContainer { JSONStreamSingleValue(encoder: self) }
+}
+
+/// A single-value container: one value in its encoder's frame, only while that frame waits for it.
+struct JSONStreamSingleValue: SingleValueEncodingContainer {
+    let encoder: JSONStreamEncoder
+
+    var codingPath: [any CodingKey] { encoder.keys }
+
+    /// Claims the frame for its one value; `false` (the record failed) when it is taken or not writable.
+    @inline(__always)
+    private func claim() -> Bool {
+        guard encoder.claim() else { return false }
+        let frame = encoder.state.top
+        guard frame.pointee.kind == .pending else {
+            encoder.state.failRunning()
+            return false
+        }
+        frame.pointee.kind = .scalar
+        return true
+    }
+
+    private var writer: UnsafeMutablePointer<JSONWriter> { encoder.state.writerPointer }
+
+    mutating func encodeNil() throws { if claim() { writer.pointee.append("null") } }
+    mutating func encode(_ value: Bool) throws { if claim() { writer.pointee.writeBool(value) } }
+    mutating func encode(_ value: String) throws { if claim() { writer.pointee.writeString(value) } }
+    mutating func encode(_ value: Int) throws { if claim() { writer.pointee.writeInteger(value) } }
+    mutating func encode(_ value: Int8) throws { try encode(Int(value)) }
+    mutating func encode(_ value: Int16) throws { try encode(Int(value)) }
+    mutating func encode(_ value: Int32) throws { try encode(Int(value)) }
+    mutating func encode(_ value: Int64) throws { try encode(Int(value)) }
+    mutating func encode(_ value: UInt8) throws { try encode(Int(value)) }
+    mutating func encode(_ value: UInt16) throws { try encode(Int(value)) }
+    mutating func encode(_ value: UInt32) throws { try encode(Int(value)) }
+    mutating func encode(_ value: UInt) throws { try encode(UInt64(value)) }
+    mutating func encode(_ value: UInt64) throws { if claim() { writer.pointee.writeUnsigned(value) } }
+
+    mutating func encode(_ value: Double) throws {
+        guard value.isFinite else { return try encode(nonConforming: Double(value), "\(value)", "Double") }
+        if claim() { writer.pointee.writeFiniteDouble(value) }
+    }
+
+    mutating func encode(_ value: Float) throws {
+        guard value.isFinite else { return try encode(nonConforming: Double(value), "\(value)", "Float") }
+        if claim() { writer.pointee.writeFloat(value) }
+    }
+
+    /// An infinity or NaN: its text under the strategy, or the error, before anything is claimed.
+    private mutating func encode(nonConforming value: Double, _ description: String, _ type: String) throws {
+        guard encoder.claim() else { return }
+        let text = try encoder.state.options.nonConformingText(
+            value, description: description, type: type, path: encoder.keys)
+        if claim() { writer.pointee.writeString(text) }
+    }
+
+    mutating func encode<T: Encodable>(_ value: T) throws {
+        guard claim() else { return }
+        let state = encoder.state
+        let mark = state.mark()
+        do {
+            try state.encodeValue(value, depth: state.top.pointee.depth, parent: encoder, key: nil, index: -1)
+        } catch {
+            state.rollBack(to: mark)
+            if state.core.pointee.frameCount == Int(encoder.frameIndex) &+ 1 { state.top.pointee.kind = .pending }
+            throw error
+        }
+    }
+}

@@ -1,0 +1,156 @@
+import Foundation
+
+/// A keyed container writing the members of one object frame as they come
+/// (see ``JSONStreamState``): the comma, the key's text and the value's,
+/// straight into the writer.
+struct JSONStreamKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
+    let state: JSONStreamState
+    let path: StreamPathNode
+    let frameIndex: Int32
+    let frameSerial: UInt32
+    let record: Int32
+    let recordSerial: UInt32
+    let convertsKeys: Bool
+
+    var codingPath: [any CodingKey] { path.keys }
+
+    private var writer: UnsafeMutablePointer<JSONWriter> { state.writerPointer }
+
+    /// Starts the member `key`: claims the frame, writes the comma, line
+    /// and key; `false` when the stream must leave it (the record failed).
+    @inline(__always)
+    private func begin(_ key: Key) -> Bool {
+        guard state.core.pointee.topSerial == frameSerial
+            || state.claim(frameIndex, frameSerial, record: record, recordSerial: recordSerial)
+        else { return false }
+        state.startMember()
+        return state.writeKey(key.stringValue, converting: convertsKeys)
+    }
+
+    mutating func encodeNil(forKey key: Key) throws { if begin(key) { writer.pointee.append("null") } }
+    mutating func encode(_ value: Bool, forKey key: Key) throws { if begin(key) { writer.pointee.writeBool(value) } }
+    mutating func encode(_ value: String, forKey key: Key) throws { if begin(key) { writer.pointee.writeString(value) } }
+    mutating func encode(_ value: Int, forKey key: Key) throws { if begin(key) { writer.pointee.writeInteger(value) } }
+    mutating func encode(_ value: Int8, forKey key: Key) throws { try encode(Int(value), forKey: key) }
+    mutating func encode(_ value: Int16, forKey key: Key) throws { try encode(Int(value), forKey: key) }
+    mutating func encode(_ value: Int32, forKey key: Key) throws { try encode(Int(value), forKey: key) }
+    mutating func encode(_ value: Int64, forKey key: Key) throws { try encode(Int(value), forKey: key) }
+    mutating func encode(_ value: UInt8, forKey key: Key) throws { try encode(Int(value), forKey: key) }
+    mutating func encode(_ value: UInt16, forKey key: Key) throws { try encode(Int(value), forKey: key) }
+    mutating func encode(_ value: UInt32, forKey key: Key) throws { try encode(Int(value), forKey: key) }
+    mutating func encode(_ value: UInt, forKey key: Key) throws { try encode(UInt64(value), forKey: key) }
+    mutating func encode(_ value: UInt64, forKey key: Key) throws { if begin(key) { writer.pointee.writeUnsigned(value) } }
+
+    mutating func encode(_ value: Double, forKey key: Key) throws {
+        guard value.isFinite else { return try encode(nonConforming: value, "\(value)", "Double", forKey: key) }
+        if begin(key) { writer.pointee.writeFiniteDouble(value) }
+    }
+
+    mutating func encode(_ value: Float, forKey key: Key) throws {
+        guard value.isFinite else { return try encode(nonConforming: Double(value), "\(value)", "Float", forKey: key) }
+        if begin(key) { writer.pointee.writeFloat(value) }
+    }
+
+    /// An infinity or NaN: its text under the strategy, or the error before anything is written.
+    private mutating func encode(nonConforming value: Double, _ description: String, _ type: String, forKey key: Key)
+        throws
+    {
+        let text = try state.options.nonConformingText(
+            value, description: description, type: type, path: path.keys + [key])
+        if begin(key) { writer.pointee.writeString(text) }
+    }
+
+    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+        switch ObjectIdentifier(T.self) {
+        case ObjectIdentifier(String.self): return try encode(unsafeBitCast(value, to: String.self), forKey: key)
+        case ObjectIdentifier(Int.self): return try encode(unsafeBitCast(value, to: Int.self), forKey: key)
+        case ObjectIdentifier(Bool.self): return try encode(unsafeBitCast(value, to: Bool.self), forKey: key)
+        case ObjectIdentifier(Double.self): return try encode(unsafeBitCast(value, to: Double.self), forKey: key)
+        default: break
+        }
+        guard state.core.pointee.topSerial == frameSerial
+            || state.claim(frameIndex, frameSerial, record: record, recordSerial: recordSerial)
+        else { return }
+        let mark = state.mark()
+        state.startMember()
+        guard state.writeKey(key.stringValue, converting: convertsKeys) else { return }
+        do {
+            try state.encodeOther(value, depth: mark.frame.depth &+ 1, parent: path, key: key, index: -1)
+        } catch {
+            state.rollBack(to: mark)
+            throw error
+        }
+    }
+
+    // Optionals: `nil` writes nothing, as in JSONEncoder.
+    mutating func encodeIfPresent(_ value: String?, forKey key: Key) throws {
+        if let value { try encode(value, forKey: key) }
+    }
+
+    mutating func encodeIfPresent(_ value: Int?, forKey key: Key) throws {
+        if let value { try encode(value, forKey: key) }
+    }
+
+    mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) throws {
+        if let value { try encode(value, forKey: key) }
+    }
+
+    mutating func encodeIfPresent(_ value: Double?, forKey key: Key) throws {
+        if let value { try encode(value, forKey: key) }
+    }
+
+    mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws {
+        if let value { try encode(value, forKey: key) }
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
+        -> KeyedEncodingContainer<NestedKey>
+    {
+        let frame = openNested(.object, key)
+        return KeyedEncodingContainer(
+            JSONStreamKeyedContainer<NestedKey>(
+                state: state, path: StreamPathNode(parent: path, key: key, index: -1), frameIndex: frame.index,
+                frameSerial: frame.serial, record: record, recordSerial: recordSerial, convertsKeys: convertsKeys))
+    }
+
+    mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+        let frame = openNested(.array, key)
+        return JSONStreamUnkeyedContainer(
+            state: state, path: StreamPathNode(parent: path, key: key, index: -1), frameIndex: frame.index,
+            frameSerial: frame.serial, record: record, recordSerial: recordSerial)
+    }
+
+    /// Writes the member `key` and opens its value as a frame of `kind`; a
+    /// frame nobody has (``JSONStreamState/deadSerial``) when the stream must leave it.
+    private func openNested(_ kind: JSONStreamState.Frame.Kind, _ key: Key) -> (index: Int32, serial: UInt32) {
+        guard begin(key) else { return (0, JSONStreamState.deadSerial) }
+        let frame = state.push(.pending, depth: state.top.pointee.depth &+ 1)
+        if kind != .pending { state.open(kind) }
+        return frame
+    }
+
+    mutating func superEncoder() -> any Encoder {
+        superEncoder(key: AnyCodingKey.super) { state.writeKey(AnyCodingKey.super.stringValue, converting: false) }
+    }
+
+    mutating func superEncoder(forKey key: Key) -> any Encoder {
+        superEncoder(key: key) { state.writeKey(key.stringValue, converting: convertsKeys) }
+    }
+
+    /// An encoder for the member `key`, written by `writeKey`: `{}` unless it encodes something before the
+    /// container goes on.
+    private func superEncoder(key: any CodingKey, writeKey: () -> Bool) -> any Encoder {
+        let encoder = JSONStreamEncoder(state: state, parent: path, key: key, index: -1, keepsKeys: false)
+        guard state.core.pointee.topSerial == frameSerial
+            || state.claim(frameIndex, frameSerial, record: record, recordSerial: recordSerial)
+        else { return encoder }
+        state.startMember()
+        guard writeKey() else { return encoder }
+        let frame = state.push(.pending, depth: state.top.pointee.depth &+ 1)
+        encoder.frameIndex = frame.index
+        encoder.frameSerial = frame.serial
+        encoder.record = record
+        encoder.recordSerial = recordSerial
+        return encoder
+    }
+}

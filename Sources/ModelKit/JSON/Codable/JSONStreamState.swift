@@ -1,0 +1,469 @@
+import Foundation
+
+/// One streaming run of ``ModelJSONEncoder``: containers write straight into
+/// one ``JSONWriter`` as `encode(to:)` calls them, in the order it calls them.
+///
+/// **Frames.** Every open container, and every value slot still waiting for
+/// its value (a member or element whose `encode(to:)` is running, the slot
+/// of a `superEncoder()`), is a frame on a stack. A container or encoder
+/// names its frame by index and serial (serials are never reused), and may
+/// write only while its frame is the top one. Using a container whose frame
+/// is lower first closes the frames above it (a nested container the code
+/// has left), as the tree would show them.
+///
+/// **Records.** Each value whose `encode(to:)` this encoder calls (the
+/// root, members, elements) is a record on a chain; frames belong to the
+/// record whose code opened them. Whatever the stream cannot write in order
+/// (a container used after its frame closed, a container of an outer value
+/// used from inside an inner one, a second container of another kind, a
+/// second single value, a key written twice, keys outside ASCII that could
+/// be canonically equal) marks the nearest record still running that owns
+/// it as failed: the stream ignores everything until that record's
+/// `encode(to:)` returns, then drops its bytes and encodes the value again
+/// through the ``EncodedJSON`` tree, which defines the output; a container
+/// of a finished record fails the root. So a value whose encoding uses
+/// containers out of order has its `encode(to:)` called twice.
+///
+/// **Errors.** A value that throws is rolled back (its key too), as the tree
+/// leaves it out; nesting past the limit is remembered and reported at the
+/// end, after any error encoding throws, as the tree reports it when writing.
+///
+/// The bookkeeping and the writer live in memory the state owns, reached
+/// through pointers, so that the many small updates need no exclusivity
+/// checks. Not `Sendable`: it lives for one `encode` call, on its thread.
+final class JSONStreamState {
+    let options: JSONEncodingState
+    let writerPointer: UnsafeMutablePointer<JSONWriter>
+    let core: UnsafeMutablePointer<StreamCore>
+    /// Encoders whose `encode(to:)` finished with nobody else holding them, for reuse.
+    var spareEncoders: [JSONStreamEncoder] = []
+    let convertsKeys: Bool
+
+    /// One open container or value slot.
+    struct Frame {
+        var kind: Kind
+        /// Whether the object has a key outside ASCII (see `noteKey`).
+        var hasNonASCIIKey = false
+        var serial: UInt32
+        /// The chain level of the record that opened it.
+        var record: Int32
+        /// Containers around it (for indentation and the nesting limit).
+        var depth: Int32
+        /// Members or elements written.
+        var members: Int32 = 0
+        /// For an object: where its members' key offsets start in `keyOffsets`.
+        var keyBase: Int32 = 0
+        /// One bit per key written (by a hash of its text): only a key whose bit is set can be a repeat.
+        var seenKeys: UInt64 = 0
+        /// Where the value starts in the buffer.
+        var start: Int
+
+        enum Kind: UInt8 { case pending, object, array, scalar }
+    }
+
+    /// The serial of no frame, for a container or encoder handed out while the stream is failed.
+    static let deadSerial = UInt32.max
+
+    struct Record {
+        var serial: UInt32
+        var frame: Int32
+    }
+
+    /// The mutable bookkeeping, in one place.
+    struct StreamCore {
+        var frames: UnsafeMutablePointer<Frame>
+        var frameCapacity: Int
+        var frameCount = 0
+        var records: UnsafeMutablePointer<Record>
+        var recordCapacity: Int
+        var recordCount = 0
+        /// Buffer offsets of the keys of open objects' members.
+        var keyOffsets: UnsafeMutablePointer<Int>
+        var keyCapacity: Int
+        var keyCount = 0
+        /// The serial of the top frame while the stream is live; 0 while a record has failed or one is encoded again.
+        var topSerial: UInt32 = 0
+        var nextSerial: UInt32 = 1
+        /// The chain level of the outermost failed record; `Int.max` when none has.
+        var failedLevel = Int.max
+        /// Records being encoded again through the tree.
+        var redoing = 0
+        /// The first container past the nesting limit, reported at the end.
+        var depthError: ModelError?
+    }
+
+    init(_ options: JSONEncodingState, writer: JSONWriter) {
+        self.options = options
+        convertsKeys = !options.usesDefaultKeys
+        writerPointer = .allocate(capacity: 1)
+        writerPointer.initialize(to: writer)
+        core = .allocate(capacity: 1)
+        core.initialize(
+            to: StreamCore(
+                frames: .allocate(capacity: 64), frameCapacity: 64, records: .allocate(capacity: 32),
+                recordCapacity: 32, keyOffsets: .allocate(capacity: 256), keyCapacity: 256))
+    }
+
+    deinit {
+        writerPointer.pointee.deallocate()
+        writerPointer.deinitialize(count: 1)
+        writerPointer.deallocate()
+        keyTable?.deinitialize(count: JSONStreamState.keyTableSize)
+        keyTable?.deallocate()
+        snakeKeyTable?.deinitialize(count: JSONStreamState.keyTableSize)
+        snakeKeyTable?.deallocate()
+        core.pointee.frames.deallocate()
+        core.pointee.records.deallocate()
+        core.pointee.keyOffsets.deallocate()
+        core.deinitialize(count: 1)
+        core.deallocate()
+    }
+
+    /// Key texts (see `JSONStreamState+Keys.swift`).
+    var keyTable: UnsafeMutablePointer<KeyEntry>?
+    var snakeKeyTable: UnsafeMutablePointer<KeyEntry>?
+    var uncachedKeys = 0
+
+    // MARK: - Frames
+
+    @inline(__always)
+    var top: UnsafeMutablePointer<Frame> { core.pointee.frames + (core.pointee.frameCount &- 1) }
+
+    @inline(__always)
+    func frame(_ index: Int32) -> UnsafeMutablePointer<Frame> { core.pointee.frames + Int(index) }
+
+    /// Pushes a frame of `kind` for a value at `depth`, belonging to the running record.
+    @inline(__always)
+    func push(_ kind: Frame.Kind, depth: Int32) -> (index: Int32, serial: UInt32) {
+        if core.pointee.frameCount == core.pointee.frameCapacity { growFrames() }
+        let serial = core.pointee.nextSerial
+        core.pointee.nextSerial &+= 1
+        let index = core.pointee.frameCount
+        (core.pointee.frames + index).initialize(
+            to: Frame(
+                kind: kind, serial: serial, record: Int32(truncatingIfNeeded: core.pointee.recordCount &- 1),
+                depth: depth, start: writerPointer.pointee.count))
+        core.pointee.frameCount = index &+ 1
+        if core.pointee.topSerial != 0 { core.pointee.topSerial = serial }
+        return (Int32(truncatingIfNeeded: index), serial)
+    }
+
+    @inline(never)
+    private func growFrames() {
+        let capacity = core.pointee.frameCapacity * 2
+        let frames = UnsafeMutablePointer<Frame>.allocate(capacity: capacity)
+        frames.moveInitialize(from: core.pointee.frames, count: core.pointee.frameCount)
+        core.pointee.frames.deallocate()
+        core.pointee.frames = frames
+        core.pointee.frameCapacity = capacity
+    }
+
+    /// Sets `topSerial` after the frames or the failure state changed.
+    @inline(__always)
+    func refreshTop() {
+        let live = core.pointee.failedLevel == Int.max && core.pointee.redoing == 0 && core.pointee.frameCount > 0
+        core.pointee.topSerial = live ? top.pointee.serial : 0
+    }
+
+    /// Opens an object or array in the top frame, a pending slot.
+    @inline(__always)
+    func open(_ kind: Frame.Kind) {
+        let frame = top
+        frame.pointee.kind = kind
+        frame.pointee.keyBase = Int32(truncatingIfNeeded: core.pointee.keyCount)
+        if frame.pointee.depth >= Int32(JSONWriter.maximumDepth), core.pointee.depthError == nil {
+            core.pointee.depthError = EncodedJSON.depthError()
+        }
+        writerPointer.pointee.append(kind == .object ? JSONByte.openBrace : JSONByte.openBracket)
+    }
+
+    /// Closes the top frame, writing what ends it.
+    @inline(__always)
+    func closeTop() {
+        let frame = top
+        switch frame.pointee.kind {
+        case .pending:
+            writerPointer.pointee.appendASCII(JSONByte.openBrace, JSONByte.closeBrace)
+        case .object:
+            if frame.pointee.members > 0 { writerPointer.pointee.startLine(depth: Int(frame.pointee.depth)) }
+            writerPointer.pointee.append(JSONByte.closeBrace)
+            core.pointee.keyCount = Int(frame.pointee.keyBase)
+        case .array:
+            if frame.pointee.members > 0 { writerPointer.pointee.startLine(depth: Int(frame.pointee.depth)) }
+            writerPointer.pointee.append(JSONByte.closeBracket)
+        case .scalar:
+            break
+        }
+        core.pointee.frameCount &-= 1
+    }
+
+    /// Starts the next member or element of the top frame, a container: the comma and the line.
+    @inline(__always)
+    func startMember() {
+        let frame = top
+        if frame.pointee.members > 0 { writerPointer.pointee.append(JSONByte.comma) }
+        frame.pointee.members &+= 1
+        writerPointer.pointee.startLine(depth: Int(frame.pointee.depth) &+ 1)
+    }
+
+    // MARK: - Ownership checks
+
+    /// Whether a container or encoder of frame `index`/`serial`, opened by
+    /// the record `record`/`recordSerial`, may write now; closes the frames
+    /// its code has left. When it may not, marks the record to encode
+    /// again through the tree and returns `false`: the caller then does nothing.
+    @inline(never)
+    func claim(_ index: Int32, _ serial: UInt32, record: Int32, recordSerial: UInt32) -> Bool {
+        let level = Int(record)
+        let isRunning = level < core.pointee.recordCount && core.pointee.records[level].serial == recordSerial
+        guard core.pointee.failedLevel == Int.max, core.pointee.redoing == 0,
+            isRunning, level == core.pointee.recordCount &- 1,
+            Int(index) < core.pointee.frameCount, frame(index).pointee.serial == serial
+        else {
+            fail(level: isRunning ? level : 0)
+            return false
+        }
+        while core.pointee.frameCount > Int(index) &+ 1 { closeTop() }
+        refreshTop()
+        return true
+    }
+
+    /// Marks the record at chain `level` (and so everything inside it) to be encoded again through the tree.
+    func fail(level: Int) {
+        if level < core.pointee.failedLevel { core.pointee.failedLevel = level }
+        core.pointee.topSerial = 0
+    }
+
+    /// Marks the running record to be encoded again through the tree.
+    func failRunning() { fail(level: core.pointee.recordCount &- 1) }
+
+    // MARK: - Values
+
+    /// What a member or element restores when its value throws.
+    struct Mark {
+        let count: Int
+        let frame: Frame
+        let keyCount: Int
+        let frameCount: Int
+        let depthError: ModelError?
+    }
+
+    @inline(__always)
+    func mark() -> Mark {
+        Mark(
+            count: writerPointer.pointee.count, frame: top.pointee, keyCount: core.pointee.keyCount,
+            frameCount: core.pointee.frameCount, depthError: core.pointee.depthError)
+    }
+
+    /// Takes back a member or element whose value threw, as the tree leaves it out.
+    func rollBack(to mark: Mark) {
+        guard core.pointee.frameCount >= mark.frameCount,
+            frame(Int32(mark.frameCount - 1)).pointee.serial == mark.frame.serial
+        else { return }
+        writerPointer.pointee.count = mark.count
+        core.pointee.frameCount = mark.frameCount
+        top.pointee = mark.frame
+        core.pointee.keyCount = mark.keyCount
+        core.pointee.depthError = mark.depthError
+        refreshTop()
+    }
+
+    /// Writes `value`, whose slot is open at `depth` (after its key, or in a
+    /// single-value frame), its coding path `parent` and `key` or `index`.
+    @inline(__always)
+    func encodeValue<Value: Encodable>(
+        _ value: Value, depth: Int32, parent: StreamPathNode?, key: (any CodingKey)?, index: Int
+    ) throws {
+        switch ObjectIdentifier(Value.self) {
+        case ObjectIdentifier(String.self): writerPointer.pointee.writeString(unsafeBitCast(value, to: String.self))
+        case ObjectIdentifier(Int.self): writerPointer.pointee.writeInteger(unsafeBitCast(value, to: Int.self))
+        case ObjectIdentifier(Bool.self): writerPointer.pointee.writeBool(unsafeBitCast(value, to: Bool.self))
+        default: try encodeOther(value, depth: depth, parent: parent, key: key, index: index)
+        }
+    }
+
+    /// ``encodeValue(_:depth:parent:key:index:)`` for all but the commonest scalars.
+    func encodeOther<Value: Encodable>(
+        _ value: Value, depth: Int32, parent: StreamPathNode?, key: (any CodingKey)?, index: Int
+    ) throws {
+        switch ObjectIdentifier(Value.self) {
+        case ObjectIdentifier(Double.self):
+            try writeDouble(unsafeBitCast(value, to: Double.self)) { StreamPathNode.keys(parent, key, index) }
+            return
+        case ObjectIdentifier(Float.self):
+            try writeFloat(unsafeBitCast(value, to: Float.self)) { StreamPathNode.keys(parent, key, index) }
+            return
+        case ObjectIdentifier(URL.self):
+            writerPointer.pointee.writeString(unsafeBitCast(value, to: URL.self).absoluteString)
+            return
+        case ObjectIdentifier([Int].self):
+            let numbers = unsafeBitCast(value, to: [Int].self)
+            writeArray(count: numbers.count, depth: depth) { writerPointer.pointee.writeInteger(numbers[$0]) }
+            return
+        case ObjectIdentifier([String].self):
+            let strings = unsafeBitCast(value, to: [String].self)
+            writeArray(count: strings.count, depth: depth) { writerPointer.pointee.writeString(strings[$0]) }
+            return
+        case ObjectIdentifier([Double].self):
+            let numbers = unsafeBitCast(value, to: [Double].self)
+            if numbers.allSatisfy(\.isFinite) {
+                writeArray(count: numbers.count, depth: depth) { writerPointer.pointee.writeFiniteDouble(numbers[$0]) }
+                return
+            }
+        case ObjectIdentifier(Date.self), ObjectIdentifier(Data.self), ObjectIdentifier(Decimal.self):
+            // Their strategies, through the tree.
+            let path = StreamPathNode.codingPathNode(parent)
+            let tree = try options.box(value, parent: path, key: key ?? (index >= 0 ? JSONIndexKey(index) : nil))
+            writeTree(tree ?? .object(EncodedObject()), depth: depth)
+            return
+        default:
+            break
+        }
+        try encodeRecord(value, depth: depth, parent: parent, key: key, index: index)
+    }
+
+    /// Writes an array of `count` scalars, each by `element`.
+    @inline(__always)
+    private func writeArray(count: Int, depth: Int32, element: (Int) -> Void) {
+        if depth >= Int32(JSONWriter.maximumDepth), core.pointee.depthError == nil {
+            core.pointee.depthError = EncodedJSON.depthError()
+        }
+        if count == 0 {
+            writerPointer.pointee.appendASCII(JSONByte.openBracket, JSONByte.closeBracket)
+            return
+        }
+        writerPointer.pointee.append(JSONByte.openBracket)
+        for position in 0..<count {
+            if position > 0 { writerPointer.pointee.append(JSONByte.comma) }
+            writerPointer.pointee.startLine(depth: Int(depth) &+ 1)
+            element(position)
+        }
+        writerPointer.pointee.startLine(depth: Int(depth))
+        writerPointer.pointee.append(JSONByte.closeBracket)
+    }
+
+    /// Writes a tree made for a value whose slot is at `depth`.
+    func writeTree(_ tree: EncodedJSON, depth: Int32) {
+        do {
+            try tree.write(into: &writerPointer.pointee, depth: Int(depth))
+        } catch {
+            if core.pointee.depthError == nil { core.pointee.depthError = error }
+        }
+    }
+
+    /// Writes `value` by its own `encode(to:)`, as a new record.
+    func encodeRecord<Value: Encodable>(
+        _ value: Value, depth: Int32, parent: StreamPathNode?, key: (any CodingKey)?, index: Int
+    ) throws {
+        let keepsKeys = convertsKeys && value is any StringKeyedDictionaryMarker
+        let level = core.pointee.recordCount
+        if level == core.pointee.recordCapacity { growRecords() }
+        let frame = push(.pending, depth: depth)
+        let recordSerial = frame.serial
+        core.pointee.records[level] = Record(serial: recordSerial, frame: frame.index)
+        core.pointee.recordCount = level &+ 1
+        // The frame was pushed under the outer record: it is this one's.
+        self.frame(frame.index).pointee.record = Int32(truncatingIfNeeded: level)
+        var encoder = makeEncoder(parent: parent, key: key, index: index, keepsKeys: keepsKeys)
+        encoder.frameIndex = frame.index
+        encoder.frameSerial = frame.serial
+        encoder.record = Int32(truncatingIfNeeded: level)
+        encoder.recordSerial = recordSerial
+        var thrown: (any Error)?
+        do {
+            try value.encode(to: encoder)
+        } catch {
+            thrown = error
+        }
+        core.pointee.recordCount = level
+        if isKnownUniquelyReferenced(&encoder) {
+            encoder.key = nil
+            encoder.parent = nil
+            spareEncoders.append(encoder)
+        }
+        let failed = core.pointee.failedLevel
+        if failed == level {
+            // Encode it again through the tree, in place of whatever it wrote.
+            core.pointee.failedLevel = Int.max
+            writerPointer.pointee.count = self.frame(frame.index).pointee.start
+            core.pointee.frameCount = Int(frame.index)
+            core.pointee.redoing &+= 1
+            defer {
+                core.pointee.redoing &-= 1
+                refreshTop()
+            }
+            let tree = try options.box(
+                value, parent: StreamPathNode.codingPathNode(parent), key: key ?? (index >= 0 ? JSONIndexKey(index) : nil))
+            if core.pointee.failedLevel == Int.max { writeTree(tree ?? .object(EncodedObject()), depth: depth) }
+            return
+        }
+        if failed < level {
+            core.pointee.frameCount = min(core.pointee.frameCount, Int(frame.index))
+            if let thrown { throw thrown }
+            return
+        }
+        if let thrown { throw thrown }
+        while core.pointee.frameCount > Int(frame.index) { closeTop() }
+        refreshTop()
+    }
+
+    @inline(never)
+    private func growRecords() {
+        let capacity = core.pointee.recordCapacity * 2
+        let records = UnsafeMutablePointer<Record>.allocate(capacity: capacity)
+        records.moveInitialize(from: core.pointee.records, count: core.pointee.recordCount)
+        core.pointee.records.deallocate()
+        core.pointee.records = records
+        core.pointee.recordCapacity = capacity
+    }
+
+    @inline(__always)
+    private func makeEncoder(parent: StreamPathNode?, key: (any CodingKey)?, index: Int, keepsKeys: Bool)
+        -> JSONStreamEncoder
+    {
+        if let encoder = spareEncoders.popLast() {
+            encoder.parent = parent
+            encoder.key = key
+            encoder.index = index
+            encoder.keepsKeys = keepsKeys
+            return encoder
+        }
+        return JSONStreamEncoder(state: self, parent: parent, key: key, index: index, keepsKeys: keepsKeys)
+    }
+
+    /// Starts the root record; its frame is the first.
+    func beginRoot() -> JSONStreamEncoder {
+        core.pointee.records[0] = Record(serial: 1, frame: 0)
+        core.pointee.recordCount = 1
+        let frame = push(.pending, depth: 0)
+        core.pointee.topSerial = frame.serial
+        let encoder = JSONStreamEncoder(state: self, parent: nil, key: nil, index: -1, keepsKeys: false)
+        encoder.frameIndex = frame.index
+        encoder.frameSerial = frame.serial
+        encoder.record = 0
+        encoder.recordSerial = 1
+        return encoder
+    }
+
+    // MARK: - Numbers
+
+    @inline(__always)
+    func writeDouble(_ value: Double, path: () -> [any CodingKey]) throws {
+        if value.isFinite {
+            writerPointer.pointee.writeFiniteDouble(value)
+        } else {
+            writerPointer.pointee.writeString(
+                try options.nonConformingText(value, description: "\(value)", type: "Double", path: path()))
+        }
+    }
+
+    @inline(__always)
+    func writeFloat(_ value: Float, path: () -> [any CodingKey]) throws {
+        if value.isFinite {
+            writerPointer.pointee.writeFloat(value)
+        } else {
+            writerPointer.pointee.writeString(
+                try options.nonConformingText(Double(value), description: "\(value)", type: "Float", path: path()))
+        }
+    }
+}
