@@ -1,21 +1,42 @@
 import Foundation
 
-/// A step of a streaming encode's coding path: a key, or an index made into
-/// a key only when a path is asked for.
-class StreamPathNode {
+/// What a ``StreamPathNode`` holds: its step of the path and, for an
+/// encoder, its slot. Reached through a pointer, so that reusing an encoder
+/// needs no exclusivity checks.
+struct StreamStep {
     var parent: StreamPathNode?
     var key: (any CodingKey)?
     /// The element's index when `key` is `nil`; -1 for no step (a single value's nested value).
     var index: Int
+    /// Whether keys are written as they are, whatever the key strategy (a `[String: …]` dictionary).
+    var keepsKeys = false
+    var frameIndex: Int32 = 0
+    var frameSerial: UInt32 = JSONStreamState.deadSerial
+    var record: Int32 = 0
+    var recordSerial: UInt32 = 0
+    /// The entry of `JSONStreamState`'s cache of keyed containers last handed out by this encoder; -1 for none.
+    var cachedContainer = -1
+}
+
+/// A step of a streaming encode's coding path: a key, or an index made into
+/// a key only when a path is asked for.
+class StreamPathNode {
+    final let step: UnsafeMutablePointer<StreamStep>
 
     init(parent: StreamPathNode?, key: (any CodingKey)?, index: Int) {
-        self.parent = parent
-        self.key = key
-        self.index = index
+        step = .allocate(capacity: 1)
+        step.initialize(to: StreamStep(parent: parent, key: key, index: index))
+    }
+
+    deinit {
+        step.deinitialize(count: 1)
+        step.deallocate()
     }
 
     /// This step's key, if it has one.
-    final var ownKey: (any CodingKey)? { key ?? (index >= 0 ? JSONIndexKey(index) : nil) }
+    final var ownKey: (any CodingKey)? {
+        step.pointee.key ?? (step.pointee.index >= 0 ? JSONIndexKey(step.pointee.index) : nil)
+    }
 
     /// The path from the root to here.
     final var keys: [any CodingKey] {
@@ -23,7 +44,7 @@ class StreamPathNode {
         var node: StreamPathNode? = self
         while let current = node {
             if let key = current.ownKey { keys.append(key) }
-            node = current.parent
+            node = current.step.pointee.parent
         }
         return keys.reversed()
     }
@@ -59,16 +80,11 @@ struct JSONIndexKey: CodingKey {
 /// the next value once its `encode(to:)` has returned, when nothing kept it.
 final class JSONStreamEncoder: StreamPathNode, Encoder {
     let state: JSONStreamState
-    var keepsKeys: Bool
-    var frameIndex: Int32 = 0
-    var frameSerial: UInt32 = JSONStreamState.deadSerial
-    var record: Int32 = 0
-    var recordSerial: UInt32 = 0
 
     init(state: JSONStreamState, parent: StreamPathNode?, key: (any CodingKey)?, index: Int, keepsKeys: Bool) {
         self.state = state
-        self.keepsKeys = keepsKeys
         super.init(parent: parent, key: key, index: index)
+        step.pointee.keepsKeys = keepsKeys
     }
 
     var codingPath: [any CodingKey] { keys }
@@ -77,8 +93,10 @@ final class JSONStreamEncoder: StreamPathNode, Encoder {
     /// Claims this encoder's frame for writing (see ``JSONStreamState/claim(_:_:record:recordSerial:)``).
     @inline(__always)
     func claim() -> Bool {
-        state.core.pointee.topSerial == frameSerial
-            || state.claim(frameIndex, frameSerial, record: record, recordSerial: recordSerial)
+        state.core.pointee.topSerial == step.pointee.frameSerial
+            || state.claim(
+                step.pointee.frameIndex, step.pointee.frameSerial, record: step.pointee.record,
+                recordSerial: step.pointee.recordSerial)
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
@@ -89,10 +107,7 @@ final class JSONStreamEncoder: StreamPathNode, Encoder {
             case .array, .scalar: state.failRunning()
             }
         }
-        return KeyedEncodingContainer(
-            JSONStreamKeyedContainer<Key>(
-                state: state, path: self, frameIndex: frameIndex, frameSerial: frameSerial, record: record,
-                recordSerial: recordSerial, convertsKeys: state.convertsKeys && !keepsKeys))
+        return state.keyedContainer(Key.self, for: self)
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
@@ -104,8 +119,8 @@ final class JSONStreamEncoder: StreamPathNode, Encoder {
             }
         }
         return JSONStreamUnkeyedContainer(
-            state: state, path: self, frameIndex: frameIndex, frameSerial: frameSerial, record: record,
-            recordSerial: recordSerial)
+            state: state, path: self, frameIndex: step.pointee.frameIndex, frameSerial: step.pointee.frameSerial,
+            record: step.pointee.record, recordSerial: step.pointee.recordSerial)
     }
 
     func singleValueContainer() -> any SingleValueEncodingContainer { JSONStreamSingleValue(encoder: self) }
@@ -172,7 +187,9 @@ struct JSONStreamSingleValue: SingleValueEncodingContainer {
             try state.encodeValue(value, depth: state.top.pointee.depth, parent: encoder, key: nil, index: -1)
         } catch {
             state.rollBack(to: mark)
-            if state.core.pointee.frameCount == Int(encoder.frameIndex) &+ 1 { state.top.pointee.kind = .pending }
+            if state.core.pointee.frameCount == Int(encoder.step.pointee.frameIndex) &+ 1 {
+                state.top.pointee.kind = .pending
+            }
             throw error
         }
     }

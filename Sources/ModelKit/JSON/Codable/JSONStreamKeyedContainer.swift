@@ -3,14 +3,37 @@ import Foundation
 /// A keyed container writing the members of one object frame as they come
 /// (see ``JSONStreamState``): the comma, the key's text and the value's,
 /// straight into the writer.
+///
+/// What it writes to (its frame, record and path) is in a
+/// ``KeyedContainerCell``, so that ``JSONStreamState`` can hand the same
+/// `KeyedEncodingContainer` out again for the next object of its key type
+/// (see `JSONStreamState.keyedContainer`).
 struct JSONStreamKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     let state: JSONStreamState
-    let path: StreamPathNode
-    let frameIndex: Int32
-    let frameSerial: UInt32
-    let record: Int32
-    let recordSerial: UInt32
-    let convertsKeys: Bool
+    let cell: KeyedContainerCell
+
+    init(state: JSONStreamState, cell: KeyedContainerCell) {
+        self.state = state
+        self.cell = cell
+    }
+
+    init(
+        state: JSONStreamState, path: StreamPathNode, frameIndex: Int32, frameSerial: UInt32, record: Int32,
+        recordSerial: UInt32, convertsKeys: Bool
+    ) {
+        self.state = state
+        cell = KeyedContainerCell(
+            KeyedContainerCell.Info(
+                path: path, frameIndex: frameIndex, frameSerial: frameSerial, record: record,
+                recordSerial: recordSerial, convertsKeys: convertsKeys))
+    }
+
+    private var path: StreamPathNode { cell.info.pointee.path ?? StreamPathNode(parent: nil, key: nil, index: -1) }
+    private var frameIndex: Int32 { cell.info.pointee.frameIndex }
+    private var frameSerial: UInt32 { cell.info.pointee.frameSerial }
+    private var record: Int32 { cell.info.pointee.record }
+    private var recordSerial: UInt32 { cell.info.pointee.recordSerial }
+    private var convertsKeys: Bool { cell.info.pointee.convertsKeys }
 
     var codingPath: [any CodingKey] { path.keys }
 
@@ -147,10 +170,35 @@ struct JSONStreamKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol 
         state.startMember()
         guard writeKey() else { return encoder }
         let frame = state.push(.pending, depth: state.top.pointee.depth &+ 1)
-        encoder.frameIndex = frame.index
-        encoder.frameSerial = frame.serial
-        encoder.record = record
-        encoder.recordSerial = recordSerial
+        encoder.step.pointee.frameIndex = frame.index
+        encoder.step.pointee.frameSerial = frame.serial
+        encoder.step.pointee.record = record
+        encoder.step.pointee.recordSerial = recordSerial
         return encoder
+    }
+}
+
+/// Where a ``JSONStreamKeyedContainer`` writes, in memory its cell owns.
+final class KeyedContainerCell {
+    struct Info {
+        /// The container's coding path; `nil` in a cached container between uses.
+        var path: StreamPathNode?
+        var frameIndex: Int32
+        var frameSerial: UInt32
+        var record: Int32
+        var recordSerial: UInt32
+        var convertsKeys: Bool
+    }
+
+    let info: UnsafeMutablePointer<Info>
+
+    init(_ info: Info) {
+        self.info = .allocate(capacity: 1)
+        self.info.initialize(to: info)
+    }
+
+    deinit {
+        info.deinitialize(count: 1)
+        info.deallocate()
     }
 }

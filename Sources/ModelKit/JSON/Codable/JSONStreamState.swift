@@ -35,8 +35,6 @@ final class JSONStreamState {
     let options: JSONEncodingState
     let writerPointer: UnsafeMutablePointer<JSONWriter>
     let core: UnsafeMutablePointer<StreamCore>
-    /// Encoders whose `encode(to:)` finished with nobody else holding them, for reuse.
-    var spareEncoders: [JSONStreamEncoder] = []
     let convertsKeys: Bool
 
     /// One open container or value slot.
@@ -88,8 +86,12 @@ final class JSONStreamState {
         var failedLevel = Int.max
         /// Records being encoded again through the tree.
         var redoing = 0
-        /// The first container past the nesting limit, reported at the end.
-        var depthError: ModelError?
+        /// Whether a container is past the nesting limit, reported at the end.
+        var isTooDeep = false
+        /// Encoders whose `encode(to:)` finished with nobody else holding them, for reuse.
+        var spareEncoders: [JSONStreamEncoder] = []
+        /// Keyed containers handed out by encoders, for reuse (see ``keyedContainer(_:for:)``).
+        var keyedContainers: [CachedKeyedContainer] = []
     }
 
     init(_ options: JSONEncodingState, writer: JSONWriter) {
@@ -171,9 +173,7 @@ final class JSONStreamState {
         let frame = top
         frame.pointee.kind = kind
         frame.pointee.keyBase = Int32(truncatingIfNeeded: core.pointee.keyCount)
-        if frame.pointee.depth >= Int32(JSONWriter.maximumDepth), core.pointee.depthError == nil {
-            core.pointee.depthError = EncodedJSON.depthError()
-        }
+        if frame.pointee.depth >= Int32(JSONWriter.maximumDepth) { core.pointee.isTooDeep = true }
         writerPointer.pointee.append(kind == .object ? JSONByte.openBrace : JSONByte.openBracket)
     }
 
@@ -245,14 +245,14 @@ final class JSONStreamState {
         let frame: Frame
         let keyCount: Int
         let frameCount: Int
-        let depthError: ModelError?
+        let isTooDeep: Bool
     }
 
     @inline(__always)
     func mark() -> Mark {
         Mark(
             count: writerPointer.pointee.count, frame: top.pointee, keyCount: core.pointee.keyCount,
-            frameCount: core.pointee.frameCount, depthError: core.pointee.depthError)
+            frameCount: core.pointee.frameCount, isTooDeep: core.pointee.isTooDeep)
     }
 
     /// Takes back a member or element whose value threw, as the tree leaves it out.
@@ -264,7 +264,7 @@ final class JSONStreamState {
         core.pointee.frameCount = mark.frameCount
         top.pointee = mark.frame
         core.pointee.keyCount = mark.keyCount
-        core.pointee.depthError = mark.depthError
+        core.pointee.isTooDeep = mark.isTooDeep
         refreshTop()
     }
 
@@ -325,9 +325,7 @@ final class JSONStreamState {
     /// Writes an array of `count` scalars, each by `element`.
     @inline(__always)
     private func writeArray(count: Int, depth: Int32, element: (Int) -> Void) {
-        if depth >= Int32(JSONWriter.maximumDepth), core.pointee.depthError == nil {
-            core.pointee.depthError = EncodedJSON.depthError()
-        }
+        if depth >= Int32(JSONWriter.maximumDepth) { core.pointee.isTooDeep = true }
         if count == 0 {
             writerPointer.pointee.appendASCII(JSONByte.openBracket, JSONByte.closeBracket)
             return
@@ -347,7 +345,8 @@ final class JSONStreamState {
         do {
             try tree.write(into: &writerPointer.pointee, depth: Int(depth))
         } catch {
-            if core.pointee.depthError == nil { core.pointee.depthError = error }
+            // Only nesting fails.
+            core.pointee.isTooDeep = true
         }
     }
 
@@ -359,52 +358,123 @@ final class JSONStreamState {
         let level = core.pointee.recordCount
         if level == core.pointee.recordCapacity { growRecords() }
         let frame = push(.pending, depth: depth)
-        let recordSerial = frame.serial
-        core.pointee.records[level] = Record(serial: recordSerial, frame: frame.index)
+        core.pointee.records[level] = Record(serial: frame.serial, frame: frame.index)
         core.pointee.recordCount = level &+ 1
         // The frame was pushed under the outer record: it is this one's.
         self.frame(frame.index).pointee.record = Int32(truncatingIfNeeded: level)
         var encoder = makeEncoder(parent: parent, key: key, index: index, keepsKeys: keepsKeys)
-        encoder.frameIndex = frame.index
-        encoder.frameSerial = frame.serial
-        encoder.record = Int32(truncatingIfNeeded: level)
-        encoder.recordSerial = recordSerial
-        var thrown: (any Error)?
+        encoder.step.pointee.frameIndex = frame.index
+        encoder.step.pointee.frameSerial = frame.serial
+        encoder.step.pointee.record = Int32(truncatingIfNeeded: level)
+        encoder.step.pointee.recordSerial = frame.serial
         do {
             try value.encode(to: encoder)
         } catch {
-            thrown = error
+            core.pointee.recordCount = level
+            recycle(&encoder)
+            // A failed record's outcome is the tree's, error or not.
+            if try finishFailed(value, frame: frame.index, level: level, depth: depth, parent: parent, key: key, index: index)
+            {
+                return
+            }
+            throw error
         }
         core.pointee.recordCount = level
-        if isKnownUniquelyReferenced(&encoder) {
-            encoder.key = nil
-            encoder.parent = nil
-            spareEncoders.append(encoder)
-        }
-        let failed = core.pointee.failedLevel
-        if failed == level {
-            // Encode it again through the tree, in place of whatever it wrote.
-            core.pointee.failedLevel = Int.max
-            writerPointer.pointee.count = self.frame(frame.index).pointee.start
-            core.pointee.frameCount = Int(frame.index)
-            core.pointee.redoing &+= 1
-            defer {
-                core.pointee.redoing &-= 1
-                refreshTop()
-            }
-            let tree = try options.box(
-                value, parent: StreamPathNode.codingPathNode(parent), key: key ?? (index >= 0 ? JSONIndexKey(index) : nil))
-            if core.pointee.failedLevel == Int.max { writeTree(tree ?? .object(EncodedObject()), depth: depth) }
+        recycle(&encoder)
+        if core.pointee.failedLevel <= level {
+            try finishFailed(value, frame: frame.index, level: level, depth: depth, parent: parent, key: key, index: index)
             return
         }
-        if failed < level {
-            core.pointee.frameCount = min(core.pointee.frameCount, Int(frame.index))
-            if let thrown { throw thrown }
-            return
-        }
-        if let thrown { throw thrown }
         while core.pointee.frameCount > Int(frame.index) { closeTop() }
         refreshTop()
+    }
+
+    /// Keeps `encoder` for the next value when nothing else holds it.
+    @inline(__always)
+    private func recycle(_ encoder: inout JSONStreamEncoder) {
+        let cached = encoder.step.pointee.cachedContainer
+        if cached >= 0 {
+            encoder.step.pointee.cachedContainer = -1
+            if isKnownUniquelyReferenced(&core.pointee.keyedContainers[cached].box) {
+                core.pointee.keyedContainers[cached].cell.info.pointee.path = nil
+            }
+        }
+        guard isKnownUniquelyReferenced(&encoder) else { return }
+        encoder.step.pointee.key = nil
+        encoder.step.pointee.parent = nil
+        core.pointee.spareEncoders.append(encoder)
+    }
+
+    /// A `KeyedEncodingContainer` kept for reuse: its box (the standard
+    /// library's class, which wraps a ``JSONStreamKeyedContainer``) and the
+    /// cell it writes through.
+    struct CachedKeyedContainer {
+        let type: ObjectIdentifier
+        var box: AnyObject
+        let cell: KeyedContainerCell
+    }
+
+    /// The keyed container of `encoder`'s frame. Making a
+    /// `KeyedEncodingContainer` looks up the metadata of two generic types
+    /// and allocates a box; a box of the same key type that nothing holds
+    /// any more (the object it wrote is finished) is handed out again
+    /// instead, pointed at the new frame.
+    func keyedContainer<Key: CodingKey>(_: Key.Type, for encoder: JSONStreamEncoder) -> KeyedEncodingContainer<Key> {
+        let step = encoder.step
+        let info = KeyedContainerCell.Info(
+            path: encoder, frameIndex: step.pointee.frameIndex, frameSerial: step.pointee.frameSerial,
+            record: step.pointee.record, recordSerial: step.pointee.recordSerial,
+            convertsKeys: convertsKeys && !step.pointee.keepsKeys)
+        let type = ObjectIdentifier(Key.self)
+        let count = core.pointee.keyedContainers.count
+        var index = 0
+        while index < count {
+            if core.pointee.keyedContainers[index].type == type,
+                isKnownUniquelyReferenced(&core.pointee.keyedContainers[index].box)
+            {
+                core.pointee.keyedContainers[index].cell.info.pointee = info
+                step.pointee.cachedContainer = index
+                return unsafeBitCast(core.pointee.keyedContainers[index].box, to: KeyedEncodingContainer<Key>.self)
+            }
+            index &+= 1
+        }
+        let cell = KeyedContainerCell(info)
+        let container = KeyedEncodingContainer(JSONStreamKeyedContainer<Key>(state: self, cell: cell))
+        if count < 32, MemoryLayout<KeyedEncodingContainer<Key>>.size == MemoryLayout<AnyObject>.size {
+            core.pointee.keyedContainers.append(
+                CachedKeyedContainer(type: type, box: unsafeBitCast(container, to: AnyObject.self), cell: cell))
+            step.pointee.cachedContainer = count
+        }
+        return container
+    }
+
+    /// The end of a record that failed or is inside one that failed. When
+    /// it is the failed one, encodes `value` again through the tree, in
+    /// place of whatever it wrote, and returns `true`; otherwise drops its
+    /// frames if a record around it failed and returns `false` (the caller
+    /// throws what the record threw, if anything).
+    @inline(never)
+    @discardableResult
+    private func finishFailed<Value: Encodable>(
+        _ value: Value, frame: Int32, level: Int, depth: Int32, parent: StreamPathNode?, key: (any CodingKey)?,
+        index: Int
+    ) throws -> Bool {
+        guard core.pointee.failedLevel == level else {
+            if core.pointee.failedLevel < level { core.pointee.frameCount = min(core.pointee.frameCount, Int(frame)) }
+            return false
+        }
+        core.pointee.failedLevel = Int.max
+        writerPointer.pointee.count = self.frame(frame).pointee.start
+        core.pointee.frameCount = Int(frame)
+        core.pointee.redoing &+= 1
+        defer {
+            core.pointee.redoing &-= 1
+            refreshTop()
+        }
+        let tree = try options.box(
+            value, parent: StreamPathNode.codingPathNode(parent), key: key ?? (index >= 0 ? JSONIndexKey(index) : nil))
+        if core.pointee.failedLevel == Int.max { writeTree(tree ?? .object(EncodedObject()), depth: depth) }
+        return true
     }
 
     @inline(never)
@@ -421,11 +491,11 @@ final class JSONStreamState {
     private func makeEncoder(parent: StreamPathNode?, key: (any CodingKey)?, index: Int, keepsKeys: Bool)
         -> JSONStreamEncoder
     {
-        if let encoder = spareEncoders.popLast() {
-            encoder.parent = parent
-            encoder.key = key
-            encoder.index = index
-            encoder.keepsKeys = keepsKeys
+        if let encoder = core.pointee.spareEncoders.popLast() {
+            encoder.step.pointee.parent = parent
+            encoder.step.pointee.key = key
+            encoder.step.pointee.index = index
+            encoder.step.pointee.keepsKeys = keepsKeys
             return encoder
         }
         return JSONStreamEncoder(state: self, parent: parent, key: key, index: index, keepsKeys: keepsKeys)
@@ -438,10 +508,10 @@ final class JSONStreamState {
         let frame = push(.pending, depth: 0)
         core.pointee.topSerial = frame.serial
         let encoder = JSONStreamEncoder(state: self, parent: nil, key: nil, index: -1, keepsKeys: false)
-        encoder.frameIndex = frame.index
-        encoder.frameSerial = frame.serial
-        encoder.record = 0
-        encoder.recordSerial = 1
+        encoder.step.pointee.frameIndex = frame.index
+        encoder.step.pointee.frameSerial = frame.serial
+        encoder.step.pointee.record = 0
+        encoder.step.pointee.recordSerial = 1
         return encoder
     }
 

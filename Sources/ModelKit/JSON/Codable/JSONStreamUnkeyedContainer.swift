@@ -135,10 +135,10 @@ struct JSONStreamUnkeyedContainer: UnkeyedEncodingContainer {
     mutating func superEncoder() -> any Encoder {
         let encoder = JSONStreamEncoder(state: state, parent: path, key: nil, index: count, keepsKeys: false)
         let frame = openNested(.pending)
-        encoder.frameIndex = frame.index
-        encoder.frameSerial = frame.serial
-        encoder.record = record
-        encoder.recordSerial = recordSerial
+        encoder.step.pointee.frameIndex = frame.index
+        encoder.step.pointee.frameSerial = frame.serial
+        encoder.step.pointee.record = record
+        encoder.step.pointee.recordSerial = recordSerial
         return encoder
     }
 }

@@ -46,6 +46,11 @@ public struct ModelJSONEncoder: Sendable {
         guard streams(Value.self) else { return try encodeThroughTree(value, options: options) }
         let state = JSONStreamState(options, writer: makeWriter())
         let encoder = state.beginRoot()
+        // Spare encoders and cached containers hold the state: let it go.
+        defer {
+            state.core.pointee.spareEncoders.removeAll()
+            state.core.pointee.keyedContainers.removeAll()
+        }
         var thrown: (any Error)?
         do {
             try value.encode(to: encoder)
@@ -59,7 +64,8 @@ public struct ModelJSONEncoder: Sendable {
                 value, EncodingError.Context(codingPath: [], debugDescription: "\(Value.self) encoded no value"))
         }
         while state.core.pointee.frameCount > 0 { state.closeTop() }
-        if let error = state.core.pointee.depthError {
+        if state.core.pointee.isTooDeep {
+            let error = EncodedJSON.depthError()
             throw EncodingError.invalidValue(
                 value, EncodingError.Context(codingPath: [], debugDescription: error.message, underlyingError: error))
         }
