@@ -90,8 +90,10 @@ final class JSONStreamState {
         var isTooDeep = false
         /// Encoders whose `encode(to:)` finished with nobody else holding them, for reuse.
         var spareEncoders: [JSONStreamEncoder] = []
-        /// Keyed containers handed out by encoders, for reuse (see ``keyedContainer(_:for:)``).
-        var keyedContainers: [CachedKeyedContainer] = []
+        /// Keyed containers handed out by encoders, for reuse (see ``keyedContainer(_:for:)``);
+        /// in memory of its own, so that the uniqueness of each box is checked in place.
+        var keyedContainers: UnsafeMutablePointer<CachedKeyedContainer>
+        var keyedContainerCount = 0
     }
 
     init(_ options: JSONEncodingState, writer: JSONWriter) {
@@ -103,7 +105,8 @@ final class JSONStreamState {
         core.initialize(
             to: StreamCore(
                 frames: .allocate(capacity: 64), frameCapacity: 64, records: .allocate(capacity: 32),
-                recordCapacity: 32, keyOffsets: .allocate(capacity: 256), keyCapacity: 256))
+                recordCapacity: 32, keyOffsets: .allocate(capacity: 256), keyCapacity: 256,
+                keyedContainers: .allocate(capacity: JSONStreamState.keyedContainerCapacity)))
     }
 
     deinit {
@@ -117,6 +120,8 @@ final class JSONStreamState {
         core.pointee.frames.deallocate()
         core.pointee.records.deallocate()
         core.pointee.keyOffsets.deallocate()
+        releaseKeyedContainers()
+        core.pointee.keyedContainers.deallocate()
         core.deinitialize(count: 1)
         core.deallocate()
     }
@@ -408,10 +413,21 @@ final class JSONStreamState {
     /// A `KeyedEncodingContainer` kept for reuse: its box (the standard
     /// library's class, which wraps a ``JSONStreamKeyedContainer``) and the
     /// cell it writes through.
+    ///
+    /// The box is held as a ``NativeObjectReference``: its class cannot be
+    /// named, and `isKnownUniquelyReferenced` of an `AnyObject` answers
+    /// `false` on Linux even for a unique object. Retaining, releasing and
+    /// the uniqueness check read only the object's header, the same for
+    /// every native Swift object.
     struct CachedKeyedContainer {
-        let type: ObjectIdentifier
-        var box: AnyObject
-        let cell: KeyedContainerCell
+        var type: ObjectIdentifier
+        var box: NativeObjectReference
+        var cell: KeyedContainerCell
+    }
+
+    /// The static type under which a box of unnameable class is held; never made.
+    final class NativeObjectReference {
+        private init() {}
     }
 
     /// The keyed container of `encoder`'s frame. Making a
@@ -426,26 +442,37 @@ final class JSONStreamState {
             record: step.pointee.record, recordSerial: step.pointee.recordSerial,
             convertsKeys: convertsKeys && !step.pointee.keepsKeys)
         let type = ObjectIdentifier(Key.self)
-        let count = core.pointee.keyedContainers.count
+        let cache = core.pointee.keyedContainers
+        let count = core.pointee.keyedContainerCount
         var index = 0
         while index < count {
-            if core.pointee.keyedContainers[index].type == type,
-                isKnownUniquelyReferenced(&core.pointee.keyedContainers[index].box)
-            {
-                core.pointee.keyedContainers[index].cell.info.pointee = info
+            if cache[index].type == type, isKnownUniquelyReferenced(&cache[index].box) {
+                cache[index].cell.info.pointee = info
                 step.pointee.cachedContainer = index
-                return unsafeBitCast(core.pointee.keyedContainers[index].box, to: KeyedEncodingContainer<Key>.self)
+                return unsafeBitCast(cache[index].box, to: KeyedEncodingContainer<Key>.self)
             }
             index &+= 1
         }
         let cell = KeyedContainerCell(info)
         let container = KeyedEncodingContainer(JSONStreamKeyedContainer<Key>(state: self, cell: cell))
-        if count < 32, MemoryLayout<KeyedEncodingContainer<Key>>.size == MemoryLayout<AnyObject>.size {
-            core.pointee.keyedContainers.append(
-                CachedKeyedContainer(type: type, box: unsafeBitCast(container, to: AnyObject.self), cell: cell))
+        if count < JSONStreamState.keyedContainerCapacity,
+            MemoryLayout<KeyedEncodingContainer<Key>>.size == MemoryLayout<NativeObjectReference>.size
+        {
+            (cache + count).initialize(
+                to: CachedKeyedContainer(
+                    type: type, box: unsafeBitCast(container, to: NativeObjectReference.self), cell: cell))
+            core.pointee.keyedContainerCount = count &+ 1
             step.pointee.cachedContainer = count
         }
         return container
+    }
+
+    static let keyedContainerCapacity = 32
+
+    /// Lets the cached containers go (they hold the state).
+    func releaseKeyedContainers() {
+        core.pointee.keyedContainers.deinitialize(count: core.pointee.keyedContainerCount)
+        core.pointee.keyedContainerCount = 0
     }
 
     /// The end of a record that failed or is inside one that failed. When

@@ -49,7 +49,7 @@ public struct ModelJSONEncoder: Sendable {
         // Spare encoders and cached containers hold the state: let it go.
         defer {
             state.core.pointee.spareEncoders.removeAll()
-            state.core.pointee.keyedContainers.removeAll()
+            state.releaseKeyedContainers()
         }
         var thrown: (any Error)?
         do {
