@@ -94,6 +94,8 @@ final class JSONStreamState {
         /// in memory of its own, so that the uniqueness of each box is checked in place.
         var keyedContainers: UnsafeMutablePointer<CachedKeyedContainer>
         var keyedContainerCount = 0
+        /// Types met, by `ObjectIdentifier`, with whether each is an array (see ``isArray(_:)``).
+        var types: [(type: ObjectIdentifier, isArray: Bool)] = Array(repeating: (ObjectIdentifier(Never.self), false), count: 16)
     }
 
     init(_ options: JSONEncodingState, writer: JSONWriter) {
@@ -373,7 +375,11 @@ final class JSONStreamState {
         encoder.step.pointee.record = Int32(truncatingIfNeeded: level)
         encoder.step.pointee.recordSerial = frame.serial
         do {
-            try value.encode(to: encoder)
+            if isArray(Value.self), let array = value as? any JSONStreamArray {
+                try array.encodeElements(with: encoder)
+            } else {
+                try value.encode(to: encoder)
+            }
         } catch {
             core.pointee.recordCount = level
             recycle(&encoder)

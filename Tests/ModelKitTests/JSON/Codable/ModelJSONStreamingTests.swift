@@ -519,6 +519,22 @@ import Testing
         }
     }
 
+    /// Arrays are written without `Array.encode(to:)` (see `JSONStreamArray`): the same text, errors and paths.
+    @Test(arguments: 0..<settings.count)
+    func arraysGiveTheTreesOutput(setting: Int) {
+        let encoder = Self.settings[setting].1
+        Self.agree([Leaf]((0..<40).map { Leaf(someKey: $0, text: String(repeating: "x", count: $0)) }), encoder)
+        Self.agree([[Leaf]](), encoder)
+        Self.agree([[Leaf()], [], [Leaf(), Leaf()]], encoder)
+        Self.agree([Int?](repeating: nil, count: 20) + [1, nil], encoder)
+        Self.agree([Bool](repeating: true, count: 3), encoder)
+        Self.agree([[String]]([["a"], [], ["b/c", "é"]]), encoder)
+        Self.agree(["values": [Float](repeating: 1.5, count: 17) + [.nan]], encoder)
+        Self.agree([[Double]]([[1, 2], [3, .infinity]]), encoder)
+        Self.agree([Trick.nanInNested, .keyRepeated, .nestedThrowCaught], encoder)
+        Self.agree((0..<20).map { $0 == 13 ? Trick.decimalNaN : Trick.keyedTwice }, encoder)
+    }
+
     @Test func seededRandomRecordsGiveTheTreesOutput() {
         var generator = SeededGenerator(seed: 31)
         for round in 0..<60 {
