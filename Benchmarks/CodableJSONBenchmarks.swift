@@ -84,8 +84,29 @@ enum CodableJSONBenchmarks {
         var statuses: [EntityStatus]
     }
 
+    struct Point: Codable { var x = 1.5; var y = 2; var label = "a/b"; var tags = ["p", "q"]; var none: Int? = nil }
+
     static func run() {
         print("## Codable JSON")
+        if Harness.wants("codable encode, one small struct") {
+            var sorted = ModelJSONEncoder()
+            // The keys are in order already: the same text, written through the tree.
+            sorted.outputFormatting = .sortedKeys
+            let point = Point()
+            Harness.compare(
+                "codable encode, one small struct",
+                [
+                    Harness.Variant(label: "JSONEncoder") { iterations in
+                        for _ in 0..<iterations { blackHole(try? JSONEncoder().encode(point)) }
+                    },
+                    Harness.Variant(label: "ModelJSONEncoder, sorted keys (tree)") { iterations in
+                        for _ in 0..<iterations { blackHole(try? sorted.encode(point)) }
+                    },
+                    Harness.Variant(label: "ModelJSONEncoder") { iterations in
+                        for _ in 0..<iterations { blackHole(try? ModelJSONEncoder().encode(point)) }
+                    },
+                ])
+        }
         guard let data = twitter() else {
             print("| codable | skipped: ../shared/corpus/twitter.json not found |")
             return
