@@ -279,7 +279,7 @@ final class JSONStreamState {
     /// single-value frame), its coding path `parent` and `key` or `index`.
     @inline(__always)
     func encodeValue<Value: Encodable>(
-        _ value: Value, depth: Int32, parent: StreamPathNode?, key: (any CodingKey)?, index: Int
+        _ value: Value, depth: Int32, parent: StreamPathNode?, key: consuming (any CodingKey)?, index: Int
     ) throws {
         switch ObjectIdentifier(Value.self) {
         case ObjectIdentifier(String.self): writerPointer.pointee.writeString(unsafeBitCast(value, to: String.self))
@@ -291,7 +291,7 @@ final class JSONStreamState {
 
     /// ``encodeValue(_:depth:parent:key:index:)`` for all but the commonest scalars.
     func encodeOther<Value: Encodable>(
-        _ value: Value, depth: Int32, parent: StreamPathNode?, key: (any CodingKey)?, index: Int
+        _ value: Value, depth: Int32, parent: StreamPathNode?, key: consuming (any CodingKey)?, index: Int
     ) throws {
         switch ObjectIdentifier(Value.self) {
         case ObjectIdentifier(Double.self):
@@ -359,7 +359,7 @@ final class JSONStreamState {
 
     /// Writes `value` by its own `encode(to:)`, as a new record.
     func encodeRecord<Value: Encodable>(
-        _ value: Value, depth: Int32, parent: StreamPathNode?, key: (any CodingKey)?, index: Int
+        _ value: Value, depth: Int32, parent: StreamPathNode?, key: consuming (any CodingKey)?, index: Int
     ) throws {
         let keepsKeys = convertsKeys && value is any StringKeyedDictionaryMarker
         let level = core.pointee.recordCount
@@ -382,6 +382,11 @@ final class JSONStreamState {
             }
         } catch {
             core.pointee.recordCount = level
+            guard core.pointee.failedLevel <= level else {
+                recycle(&encoder)
+                throw error
+            }
+            let key = encoder.step.pointee.key
             recycle(&encoder)
             // A failed record's outcome is the tree's, error or not.
             if try finishFailed(value, frame: frame.index, level: level, depth: depth, parent: parent, key: key, index: index)
@@ -391,11 +396,13 @@ final class JSONStreamState {
             throw error
         }
         core.pointee.recordCount = level
-        recycle(&encoder)
         if core.pointee.failedLevel <= level {
+            let key = encoder.step.pointee.key
+            recycle(&encoder)
             try finishFailed(value, frame: frame.index, level: level, depth: depth, parent: parent, key: key, index: index)
             return
         }
+        recycle(&encoder)
         while core.pointee.frameCount > Int(frame.index) { closeTop() }
         refreshTop()
     }
@@ -521,7 +528,7 @@ final class JSONStreamState {
     }
 
     @inline(__always)
-    private func makeEncoder(parent: StreamPathNode?, key: (any CodingKey)?, index: Int, keepsKeys: Bool)
+    private func makeEncoder(parent: StreamPathNode?, key: consuming (any CodingKey)?, index: Int, keepsKeys: Bool)
         -> JSONStreamEncoder
     {
         if let encoder = core.pointee.spareEncoders.popLast() {
