@@ -6,6 +6,8 @@ import Foundation
 struct StreamStep {
     var parent: StreamPathNode?
     var key: (any CodingKey)?
+    /// The key of a record's encoder while the record runs (see ``BorrowedKey``).
+    var borrowedKey: BorrowedKey?
     /// The element's index when `key` is `nil`; -1 for no step (a single value's nested value).
     var index: Int
     /// Whether keys are written as they are, whatever the key strategy (a `[String: …]` dictionary).
@@ -35,7 +37,7 @@ class StreamPathNode {
 
     /// This step's key, if it has one.
     final var ownKey: (any CodingKey)? {
-        step.pointee.key ?? (step.pointee.index >= 0 ? JSONIndexKey(step.pointee.index) : nil)
+        step.pointee.key ?? step.pointee.borrowedKey?.key ?? (step.pointee.index >= 0 ? JSONIndexKey(step.pointee.index) : nil)
     }
 
     /// The path from the root to here.
@@ -50,9 +52,9 @@ class StreamPathNode {
     }
 
     /// The path of `parent` followed by `key` or `index`.
-    static func keys(_ parent: StreamPathNode?, _ key: (any CodingKey)?, _ index: Int) -> [any CodingKey] {
+    static func keys(_ parent: StreamPathNode?, _ key: BorrowedKey?, _ index: Int) -> [any CodingKey] {
         var path = parent?.keys ?? []
-        if let key = key ?? (index >= 0 ? JSONIndexKey(index) : nil) { path.append(key) }
+        if let key = key?.key ?? (index >= 0 ? JSONIndexKey(index) : nil) { path.append(key) }
         return path
     }
 
@@ -61,6 +63,26 @@ class StreamPathNode {
         var result: CodingPathNode?
         for key in node?.keys ?? [] { result = CodingPathNode(parent: result, key: key) }
         return result
+    }
+}
+
+/// The key a record's value is encoded under, while its container's
+/// `encode(_:forKey:)` runs: the key's address there and its type, so that
+/// handing it to the record's encoder stores two words instead of copying
+/// an existential through its value witnesses. ``key`` boxes it when a
+/// coding path is asked for; an encoder still held when its record ends
+/// boxes it then (see `JSONStreamState.recycle`).
+struct BorrowedKey {
+    let type: any CodingKey.Type
+    let address: UnsafeRawPointer
+
+    var key: any CodingKey { type.borrowedKey(at: address) }
+}
+
+extension CodingKey {
+    /// The key of this type at `address` (see ``BorrowedKey``).
+    fileprivate static func borrowedKey(at address: UnsafeRawPointer) -> any CodingKey {
+        address.assumingMemoryBound(to: Self.self).pointee
     }
 }
 

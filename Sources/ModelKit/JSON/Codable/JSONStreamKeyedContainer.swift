@@ -98,7 +98,11 @@ struct JSONStreamKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol 
         state.startMember()
         guard state.writeKey(key.stringValue, converting: convertsKeys) else { return }
         do {
-            try state.encodeOther(value, depth: mark.frame.depth &+ 1, parent: path, key: key, index: -1)
+            try withUnsafePointer(to: key) { address in
+                try state.encodeOther(
+                    value, depth: mark.frame.depth &+ 1, parent: path,
+                    key: BorrowedKey(type: Key.self, address: UnsafeRawPointer(address)), index: -1)
+            }
         } catch {
             state.rollBack(to: mark)
             throw error

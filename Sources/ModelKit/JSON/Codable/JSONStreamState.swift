@@ -279,7 +279,7 @@ final class JSONStreamState {
     /// single-value frame), its coding path `parent` and `key` or `index`.
     @inline(__always)
     func encodeValue<Value: Encodable>(
-        _ value: Value, depth: Int32, parent: StreamPathNode?, key: consuming (any CodingKey)?, index: Int
+        _ value: Value, depth: Int32, parent: StreamPathNode?, key: BorrowedKey?, index: Int
     ) throws {
         switch ObjectIdentifier(Value.self) {
         case ObjectIdentifier(String.self): writerPointer.pointee.writeString(unsafeBitCast(value, to: String.self))
@@ -291,7 +291,7 @@ final class JSONStreamState {
 
     /// ``encodeValue(_:depth:parent:key:index:)`` for all but the commonest scalars.
     func encodeOther<Value: Encodable>(
-        _ value: Value, depth: Int32, parent: StreamPathNode?, key: consuming (any CodingKey)?, index: Int
+        _ value: Value, depth: Int32, parent: StreamPathNode?, key: BorrowedKey?, index: Int
     ) throws {
         switch ObjectIdentifier(Value.self) {
         case ObjectIdentifier(Double.self):
@@ -320,7 +320,7 @@ final class JSONStreamState {
         case ObjectIdentifier(Date.self), ObjectIdentifier(Data.self), ObjectIdentifier(Decimal.self):
             // Their strategies, through the tree.
             let path = StreamPathNode.codingPathNode(parent)
-            let tree = try options.box(value, parent: path, key: key ?? (index >= 0 ? JSONIndexKey(index) : nil))
+            let tree = try options.box(value, parent: path, key: key?.key ?? (index >= 0 ? JSONIndexKey(index) : nil))
             writeTree(tree ?? .object(EncodedObject()), depth: depth)
             return
         default:
@@ -359,7 +359,7 @@ final class JSONStreamState {
 
     /// Writes `value` by its own `encode(to:)`, as a new record.
     func encodeRecord<Value: Encodable>(
-        _ value: Value, depth: Int32, parent: StreamPathNode?, key: consuming (any CodingKey)?, index: Int
+        _ value: Value, depth: Int32, parent: StreamPathNode?, key: BorrowedKey?, index: Int
     ) throws {
         let keepsKeys = convertsKeys && value is any StringKeyedDictionaryMarker
         let level = core.pointee.recordCount
@@ -386,7 +386,7 @@ final class JSONStreamState {
                 recycle(&encoder)
                 throw error
             }
-            let key = encoder.step.pointee.key
+            let key = encoder.ownKey
             recycle(&encoder)
             // A failed record's outcome is the tree's, error or not.
             if try finishFailed(value, frame: frame.index, level: level, depth: depth, parent: parent, key: key, index: index)
@@ -397,7 +397,7 @@ final class JSONStreamState {
         }
         core.pointee.recordCount = level
         if core.pointee.failedLevel <= level {
-            let key = encoder.step.pointee.key
+            let key = encoder.ownKey
             recycle(&encoder)
             try finishFailed(value, frame: frame.index, level: level, depth: depth, parent: parent, key: key, index: index)
             return
@@ -417,8 +417,15 @@ final class JSONStreamState {
                 core.pointee.keyedContainers[cached].cell.info.pointee.path = nil
             }
         }
-        guard isKnownUniquelyReferenced(&encoder) else { return }
-        encoder.step.pointee.key = nil
+        guard isKnownUniquelyReferenced(&encoder) else {
+            // Kept by the code: box its key while its address is good.
+            if let key = encoder.step.pointee.borrowedKey {
+                encoder.step.pointee.key = key.key
+                encoder.step.pointee.borrowedKey = nil
+            }
+            return
+        }
+        encoder.step.pointee.borrowedKey = nil
         encoder.step.pointee.parent = nil
         core.pointee.spareEncoders.append(encoder)
     }
@@ -528,17 +535,17 @@ final class JSONStreamState {
     }
 
     @inline(__always)
-    private func makeEncoder(parent: StreamPathNode?, key: consuming (any CodingKey)?, index: Int, keepsKeys: Bool)
+    private func makeEncoder(parent: StreamPathNode?, key: BorrowedKey?, index: Int, keepsKeys: Bool)
         -> JSONStreamEncoder
     {
-        if let encoder = core.pointee.spareEncoders.popLast() {
-            encoder.step.pointee.parent = parent
-            encoder.step.pointee.key = key
-            encoder.step.pointee.index = index
-            encoder.step.pointee.keepsKeys = keepsKeys
-            return encoder
-        }
-        return JSONStreamEncoder(state: self, parent: parent, key: key, index: index, keepsKeys: keepsKeys)
+        let encoder =
+            core.pointee.spareEncoders.popLast()
+            ?? JSONStreamEncoder(state: self, parent: nil, key: nil, index: index, keepsKeys: keepsKeys)
+        encoder.step.pointee.parent = parent
+        encoder.step.pointee.borrowedKey = key
+        encoder.step.pointee.index = index
+        encoder.step.pointee.keepsKeys = keepsKeys
+        return encoder
     }
 
     /// Starts the root record; its frame is the first.

@@ -546,6 +546,36 @@ import Testing
         }
     }
 
+    /// An encoder kept after its value is written (reused otherwise) keeps its coding path.
+    @Test func encodersKeptAfterTheirValueKeepTheirCodingPath() throws {
+        final class Kept: @unchecked Sendable { var encoders: [any Encoder] = [] }
+        struct Keeping: Encodable {
+            let kept: Kept
+            func encode(to encoder: any Encoder) throws {
+                kept.encoders.append(encoder)
+                var single = encoder.singleValueContainer()
+                try single.encode(1)
+            }
+        }
+        struct Outer: Encodable {
+            let kept: Kept
+            func encode(to encoder: any Encoder) throws {
+                var keyed = encoder.container(keyedBy: Keys.self)
+                try keyed.encode(Keeping(kept: kept), forKey: .a)
+                try keyed.encode([Keeping(kept: kept)], forKey: .someKey)
+                try keyed.encode(Leaf(), forKey: .b)
+            }
+        }
+        let streamed = Kept()
+        let tree = Kept()
+        let text = try ModelJSONEncoder().encode(Outer(kept: streamed))
+        #expect(try ModelJSONEncoder().encodeThroughTree(Outer(kept: tree), options: JSONEncodingState(ModelJSONEncoder())) == text)
+        let paths = { (kept: Kept) in kept.encoders.map { $0.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue } } }
+        #expect(paths(streamed) == [["a"], ["someKey", "0"]])
+        #expect(paths(streamed) == paths(tree))
+        #expect(streamed.encoders.first?.codingPath.first is Keys)
+    }
+
     /// A value whose containers are used out of order has its `encode(to:)` run again, through the tree.
     @Test func aValueEncodedOutOfOrderIsEncodedAgainAndOnlyItself() throws {
         final class Counter: @unchecked Sendable { var calls: [String: Int] = [:] }
