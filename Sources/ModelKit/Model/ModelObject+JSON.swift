@@ -71,7 +71,6 @@ extension ModelObject {
             encoder.writer.deallocate()
             return .failed
         }
-        layout.jsonPlan.rememberRootLength(encoder.writer.count)
         return .written(encoder.writer)
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// What the direct JSON decoder (`JSONModelDecoder`) and encoder (`JSONModelEncoder`) need to know about one
 /// class, worked out once with its `ClassLayout`: how to find a member's slot
@@ -48,21 +47,6 @@ final class JSONDecodingPlan: Sendable {
     /// an entry copies no closure of `kinds` and retains nothing. Written
     /// only by `init`, so reading it from any thread is safe.
     nonisolated(unsafe) let compactMembers: UnsafeMutableBufferPointer<CompactMember>
-    /// The length of the JSON last written directly for an object of this
-    /// class as the root: the next such write makes that much room at once
-    /// rather than doubling its buffer, and copying what it holds, a dozen
-    /// times on the way (saves of one document tend to keep their size).
-    private let lastRootLength = Atomic<Int>(0)
-
-    /// The room to make for the JSON of a root object of this class: the
-    /// last such JSON's length and a sixteenth more.
-    var rootLengthHint: Int {
-        let last = lastRootLength.load(ordering: .relaxed)
-        return last &+ last >> 4
-    }
-
-    /// Remembers the length of the JSON just written for a root object of this class.
-    func rememberRootLength(_ length: Int) { lastRootLength.store(length, ordering: .relaxed) }
     /// The bytes of the openings in `compactMembers`, one after another.
     nonisolated(unsafe) let compactOpenings: UnsafeMutableBufferPointer<UInt8>
 

@@ -106,12 +106,11 @@ struct JSONModelEncoder {
             state throws -> (Int, ContiguousArray<Any>, ModelObject?, ExtensibleBag?) in
             // An empty bag is not copied out (a copy retains and releases its storage).
             let bag = state.bagIsEmpty ? nil : state.bag
-            if entered == 1 {
-                // The root's JSON is likely about as long as the document it
-                // was read from, or as the last one written for its class:
-                // make room once rather than doubling the buffer (and copying
-                // what it holds) a dozen times on the way.
-                writer.reserve(bag?.compactDocumentCount ?? plan.rootLengthHint)
+            if entered == 1, let documentCount = bag?.compactDocumentCount {
+                // The root was read from a document: its JSON is likely about
+                // that long, so make room once rather than doubling the buffer
+                // (and copying what it holds) a dozen times on the way.
+                writer.reserve(documentCount)
             }
             writer.append(JSONByte.openBrace)
             depth += 1
