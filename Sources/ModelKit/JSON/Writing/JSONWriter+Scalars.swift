@@ -282,9 +282,7 @@ extension JSONWriter {
     }
 
     private mutating func writeQuoted(_ utf8: UnsafeBufferPointer<UInt8>) {
-        // Room for the string, its quotes and one chunk more: a chunk is
-        // stored whole before the bytes after an escape in it are dropped.
-        reserve(utf8.count &+ 2 &+ 16)
+        reserve(utf8.count + 2)
         buffer[count] = JSONByte.quote
         count += 1
         guard let source = utf8.baseAddress else {
@@ -293,69 +291,85 @@ extension JSONWriter {
         }
         let escapesSlashes = options.escapesSlashes
         let length = utf8.count
+        var runStart = 0
         var index = 0
-        // Sixteen bytes at a time, copied as they are checked: one pass over
-        // the bytes, not a search and then a copy of each run.
-        if length >= 16 {
+        while true {
+            index = JSONWriter.nextEscape(in: source, from: index, count: length, escapesSlashes: escapesSlashes)
+            guard index < length else { break }
+            append(UnsafeBufferPointer(start: source + runStart, count: index - runStart))
+            writeEscape(for: source[index])
+            index += 1
+            runStart = index
+        }
+        append(UnsafeBufferPointer(start: source + runStart, count: length - runStart))
+        append(JSONByte.quote)
+    }
+
+    /// The index of the first byte at or after `index` that must be escaped
+    /// (a control character, `"`, `\`, and `/` when slashes are escaped), or `count`.
+    @inline(__always)
+    private static func nextEscape(
+        in source: UnsafePointer<UInt8>, from index: Int, count: Int, escapesSlashes: Bool
+    ) -> Int {
+        let entry = index
+        var index = index
+        // Sixteen bytes at a time while they last (the first set lane is
+        // found from the lanes' bytes, as the raw writer does), then eight.
+        if index &+ 16 <= count {
             let quotes = SIMD16<UInt8>(repeating: JSONByte.quote)
             let backslashes = SIMD16<UInt8>(repeating: JSONByte.backslash)
             let slashes = SIMD16<UInt8>(repeating: escapesSlashes ? JSONByte.slash : JSONByte.quote)
             let controls = SIMD16<UInt8>(repeating: 0x1F)
-            while index &+ 16 <= length {
+            repeat {
                 let chunk = UnsafeRawPointer(source + index).loadUnaligned(as: SIMD16<UInt8>.self)
-                UnsafeMutableRawPointer(buffer + count).storeBytes(of: chunk, as: SIMD16<UInt8>.self)
                 let lanes = (chunk .== quotes) .| (chunk .== backslashes) .| (chunk .== slashes) .| (chunk .<= controls)
                 let flags = unsafeBitCast(
                     SIMD16<UInt8>(repeating: 0).replacing(with: 0x80, where: lanes), to: SIMD2<UInt64>.self)
                 let low = UInt64(littleEndian: flags[0])
                 let high = UInt64(littleEndian: flags[1])
-                if low | high == 0 {
-                    count &+= 16
-                    index &+= 16
-                    continue
-                }
-                // Keep the bytes before the first to escape, write its escape,
-                // and go on after it (with room for what is left, as above).
-                let lane = low != 0 ? low.trailingZeroBitCount >> 3 : 8 &+ high.trailingZeroBitCount >> 3
-                count &+= lane
-                index &+= lane
-                writeEscape(for: source[index])
-                index &+= 1
-                reserve(length &- index &+ 1 &+ 16)
-            }
+                if low != 0 { return index &+ low.trailingZeroBitCount >> 3 }
+                if high != 0 { return index &+ 8 &+ high.trailingZeroBitCount >> 3 }
+                index &+= 16
+            } while index &+ 16 <= count
         }
-        // Then eight at a time, the same way.
-        while index &+ 8 <= length {
-            let word = UnsafeRawPointer(source + index).loadUnaligned(as: UInt64.self)
-            UnsafeMutableRawPointer(buffer + count).storeBytes(of: word, as: UInt64.self)
-            let special = JSONByte.specialBytes(in: UInt64(littleEndian: word), slashes: escapesSlashes)
-            if special == 0 {
-                count &+= 8
-                index &+= 8
-                continue
-            }
+        // Eight bytes at a time.
+        while index + 8 <= count {
+            let word = UInt64(littleEndian: UnsafeRawPointer(source + index).loadUnaligned(as: UInt64.self))
+            let special = JSONByte.specialBytes(in: word, slashes: escapesSlashes)
+            if special != 0 { return index + special.trailingZeroBitCount >> 3 }
+            index += 8
+        }
+        guard index < count else { return count }
+        // The last one to seven bytes: in the last eight of the string when
+        // this call passed the bytes before them (they have nothing to
+        // escape, so the lowest flag is still the first byte to escape), or
+        // for a string of four to seven bytes searched from its start, in
+        // its first four and last four.
+        if count &- 8 >= entry {
+            let start = count &- 8
+            let word = UInt64(littleEndian: UnsafeRawPointer(source + start).loadUnaligned(as: UInt64.self))
+            let special = JSONByte.specialBytes(in: word, slashes: escapesSlashes)
+            return special == 0 ? count : start &+ special.trailingZeroBitCount >> 3
+        }
+        if entry == 0, count >= 4 {
+            let head = UInt64(UInt32(littleEndian: UnsafeRawPointer(source).loadUnaligned(as: UInt32.self)))
+            let tail = UInt64(
+                UInt32(littleEndian: UnsafeRawPointer(source + (count &- 4)).loadUnaligned(as: UInt32.self)))
+            let special = JSONByte.specialBytes(in: head | tail << 32, slashes: escapesSlashes)
+            if special == 0 { return count }
             let lane = special.trailingZeroBitCount >> 3
-            count &+= lane
-            index &+= lane
-            writeEscape(for: source[index])
-            index &+= 1
-            reserve(length &- index &+ 1 &+ 16)
+            return lane < 4 ? lane : count &- 8 &+ lane
         }
-        // The last bytes (fewer than eight), one at a time.
-        while index < length {
+        while index < count {
             let byte = source[index]
             if byte < 0x20 || byte == JSONByte.quote || byte == JSONByte.backslash
                 || (byte == JSONByte.slash && escapesSlashes)
             {
-                writeEscape(for: byte)
-                reserve(length &- index &+ 16)
-            } else {
-                buffer[count] = byte
-                count &+= 1
+                return index
             }
-            index &+= 1
+            index += 1
         }
-        append(JSONByte.quote)
+        return count
     }
 
     private mutating func writeEscape(for byte: UInt8) {

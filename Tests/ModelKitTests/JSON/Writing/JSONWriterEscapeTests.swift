@@ -3,11 +3,12 @@ import Testing
 
 @testable import ModelKit
 
-/// The writer copies a string sixteen bytes at a time, then eight, then one,
-/// checking each chunk after storing it whole and dropping what follows an
-/// escape: escapes at every position of strings of every short length,
-/// next to each other and to the end, come out as a byte-by-byte escaper
-/// writes them, and so do long strings whose escapes grow the buffer.
+/// The writer's search for bytes to escape works in words of sixteen,
+/// eight and four bytes, and on the last bytes of a string in a word that
+/// overlaps bytes already passed: escapes at every position of strings of
+/// every short length, next to each other and to the end, come out as a
+/// byte-by-byte escaper writes them, and so do long strings whose escapes
+/// grow the buffer.
 @Suite struct JSONWriterEscapeTests {
     /// What JSON requires, one scalar at a time.
     static func escaped(_ text: String, slashes: Bool) -> String {
