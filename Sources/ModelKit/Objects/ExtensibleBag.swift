@@ -279,9 +279,18 @@ struct ExtensibleBag: Sendable {
 
     /// Whether members appended with ``appendCompact(key:hash:value:)``
     /// repeat a key.
+    @inline(__always)
     func hasRepeatedKeys() -> Bool {
         if sawRepeatedKey { return true }
+        // Inlined up to here: a caller asking about a bag that is a field of
+        // its own variable (the direct decoder, once per object) reads these
+        // in place instead of copying the whole bag for a call.
         guard isCompactForm, hashes.count > 1 else { return false }
+        return hasRepeatedHashedKeys()
+    }
+
+    /// ``hasRepeatedKeys()`` for a compact bag of two members or more.
+    private func hasRepeatedHashedKeys() -> Bool {
         // Distinct hashes, the usual case, settle it without looking at keys.
         var sortedHashes = hashes
         sortedHashes.sort()
