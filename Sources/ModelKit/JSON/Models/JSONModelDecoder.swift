@@ -418,7 +418,10 @@ struct JSONModelDecoder {
         case .other, .model:
             switch plan.kinds[offset] {
             case .model(let type) where byte == JSONByte.openBrace:
-                return slots.set(try decodeModel(type), slot: offset)
+                // A model of exactly the slot's class (`decodeModel` makes
+                // one with `type.init()`), put as the reference it is: the
+                // cell's type is that class, so no cast through `Any`.
+                return slots.put(try decodeModel(type), slot: offset)
             case .optionalModel(let type, let wrap, _) where byte == JSONByte.openBrace:
                 return slots.set(wrap(try decodeModel(type)), slot: offset)
             case .modelArray(let type, let wrap, _) where byte == JSONByte.openBracket:
