@@ -181,60 +181,24 @@ struct JSONModelEncoder {
     }
 
     /// Writes the member of the slot at `offset` straight from its cell in
-    /// `state` when its kind is a common scalar (the kind says its exact type).
+    /// `state` when it is a common scalar (its code says its exact type).
     /// - Returns: whether it did; otherwise nothing is written.
     @inline(__always)
     private mutating func writeScalarSlot(
         _ offset: Int, of state: ModelState, layout: ClassLayout, isFirst: inout Bool
-    ) throws -> Bool {
+    ) throws(ModelError) -> Bool {
         let plan = layout.jsonPlan
-        @inline(__always)
-        func begin(_ encoder: inout JSONModelEncoder) {
-            encoder.beginMember(layout.slots[offset].key, written: plan.writtenKeys[offset], of: plan, isFirst: &isFirst)
-        }
-        switch plan.kinds[offset] {
-        case .int:
-            begin(&self)
-            writer.writeInteger(state.value(at: offset, as: Int.self))
-        case .string:
-            begin(&self)
-            writer.writeString(state.value(at: offset, as: String.self))
-        case .bool:
-            begin(&self)
-            writer.append(state.value(at: offset, as: Bool.self) ? "true" : "false")
-        case .double:
-            begin(&self)
-            try writer.writeDouble(state.value(at: offset, as: Double.self))
-        case .optionalInt:
-            begin(&self)
-            if let number = state.value(at: offset, as: Int?.self) { writer.writeInteger(number) } else { writer.append("null") }
-        case .optionalString:
-            begin(&self)
-            if let text = state.value(at: offset, as: String?.self) { writer.writeString(text) } else { writer.append("null") }
-        case .optionalBool:
-            begin(&self)
-            if let flag = state.value(at: offset, as: Bool?.self) {
-                writer.append(flag ? "true" : "false")
-            } else {
-                writer.append("null")
-            }
-        case .optionalDouble:
-            begin(&self)
-            if let number = state.value(at: offset, as: Double?.self) {
-                try writer.writeDouble(number)
-            } else {
-                writer.append("null")
-            }
-        default:
-            return false
-        }
+        let code = plan.compactMembers[offset].code
+        guard code != .other && code != .model else { return false }
+        beginMember(layout.slots[offset].key, written: plan.writtenKeys[offset], of: plan, isFirst: &isFirst)
+        try writeScalar(code, at: state.cells + offset &* SlotCell.size)
         return true
     }
 
     /// Compact output without escaped slashes: the members of the slots in
     /// `order`, from its start up to the first that is not a common scalar,
     /// each as its plan's `,"key":` text and its value read in place from
-    /// its cell (a string's storage is not even retained).
+    /// its cell.
     /// - Returns: how many members it wrote.
     @inline(__always)
     private mutating func writeCompactScalars(
@@ -250,42 +214,50 @@ struct JSONModelEncoder {
             let skip = isFirst ? 1 : 0
             isFirst = false
             writer.append(UnsafeBufferPointer(start: openings + (member.start &+ skip), count: member.count &- skip))
-            let cell = state.cells + offset &* SlotCell.size
-            switch member.code {
-            case .int: writer.writeInteger(SlotCell.pointer(cell, as: Int.self).pointee)
-            case .string: writer.writeString(at: SlotCell.pointer(cell, as: String.self))
-            case .bool: writer.append(SlotCell.pointer(cell, as: Bool.self).pointee ? "true" : "false")
-            case .double: try writer.writeDouble(SlotCell.pointer(cell, as: Double.self).pointee)
-            case .optionalInt:
-                if let number = SlotCell.pointer(cell, as: Int?.self).pointee {
-                    writer.writeInteger(number)
-                } else {
-                    writer.append("null")
-                }
-            case .optionalString:
-                if let text = SlotCell.pointer(cell, as: String?.self).pointee {
-                    writer.writeString(text)
-                } else {
-                    writer.append("null")
-                }
-            case .optionalBool:
-                if let flag = SlotCell.pointer(cell, as: Bool?.self).pointee {
-                    writer.append(flag ? "true" : "false")
-                } else {
-                    writer.append("null")
-                }
-            case .optionalDouble:
-                if let number = SlotCell.pointer(cell, as: Double?.self).pointee {
-                    try writer.writeDouble(number)
-                } else {
-                    writer.append("null")
-                }
-            case .other, .model:
-                break
-            }
+            try writeScalar(member.code, at: state.cells + offset &* SlotCell.size)
             next &+= 1
         }
         return next
+    }
+
+    /// Writes the common scalar of `code` in the cell at `cell`, read in
+    /// place (a string's storage is not even retained).
+    @inline(__always)
+    private mutating func writeScalar(_ code: JSONDecodingPlan.ScalarCode, at cell: UnsafeMutableRawPointer)
+        throws(ModelError)
+    {
+        switch code {
+        case .int: writer.writeInteger(SlotCell.pointer(cell, as: Int.self).pointee)
+        case .string: writer.writeString(at: SlotCell.pointer(cell, as: String.self))
+        case .bool: writer.append(SlotCell.pointer(cell, as: Bool.self).pointee ? "true" : "false")
+        case .double: try writer.writeDouble(SlotCell.pointer(cell, as: Double.self).pointee)
+        case .optionalInt:
+            if let number = SlotCell.pointer(cell, as: Int?.self).pointee {
+                writer.writeInteger(number)
+            } else {
+                writer.append("null")
+            }
+        case .optionalString:
+            if let text = SlotCell.pointer(cell, as: String?.self).pointee {
+                writer.writeString(text)
+            } else {
+                writer.append("null")
+            }
+        case .optionalBool:
+            if let flag = SlotCell.pointer(cell, as: Bool?.self).pointee {
+                writer.append(flag ? "true" : "false")
+            } else {
+                writer.append("null")
+            }
+        case .optionalDouble:
+            if let number = SlotCell.pointer(cell, as: Double?.self).pointee {
+                try writer.writeDouble(number)
+            } else {
+                writer.append("null")
+            }
+        case .other, .model:
+            break
+        }
     }
 
     /// ``writeMembers(of:layout:id:)`` with sorted keys: every member, the
