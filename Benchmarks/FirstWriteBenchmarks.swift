@@ -22,20 +22,7 @@ enum FirstWriteBenchmarks {
         }
         guard Harness.profileIterations == nil, Harness.wants("first write") else { return }
         print("## First writes (a fresh process, as orjson-bench.py measures orjson)")
-        let child = Process()
-        child.executableURL = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
-        child.arguments = [aloneArgument]
-        let output = Pipe()
-        child.standardOutput = output
-        do {
-            try child.run()
-        } catch {
-            print("| first write | skipped: could not start a fresh process (\(error)) |")
-            return
-        }
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        child.waitUntilExit()
-        for line in text.split(separator: "\n") where line.hasPrefix("| first write") { print(line) }
+        Harness.printFromFreshProcess(aloneArgument, linesStartingWith: "| first write")
         print("")
     }
 

@@ -29,6 +29,25 @@ enum Harness {
     /// `--variant LABEL` with `--profile N`: run the variant with that label instead.
     nonisolated(unsafe) static var profiledVariant: String?
 
+    /// Runs `Benchmarks <argument>` in a fresh process and prints the lines
+    /// of its output that start with `prefix` (or says it could not start).
+    static func printFromFreshProcess(_ argument: String, linesStartingWith prefix: String) {
+        let child = Process()
+        child.executableURL = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
+        child.arguments = [argument]
+        let output = Pipe()
+        child.standardOutput = output
+        do {
+            try child.run()
+        } catch {
+            print("\(prefix) | skipped: could not start a fresh process (\(error)) |")
+            return
+        }
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        child.waitUntilExit()
+        for line in text.split(separator: "\n") where line.hasPrefix(prefix) { print(line) }
+    }
+
     /// Whether `name` passes the command line's filter.
     static func wants(_ name: String) -> Bool {
         guard let filter else { return true }

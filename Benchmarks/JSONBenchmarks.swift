@@ -110,20 +110,7 @@ enum JSONBenchmarks {
 
     /// Runs `Benchmarks <row>` (`memory` or `memory-cold`) in a new process and prints its row.
     private static func measureInChildProcess(_ row: String) {
-        let child = Process()
-        child.executableURL = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
-        child.arguments = [row]
-        let output = Pipe()
-        child.standardOutput = output
-        do {
-            try child.run()
-        } catch {
-            print("| memory: parse canada | skipped: could not start a fresh process (\(error)) |")
-            return
-        }
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        child.waitUntilExit()
-        for line in text.split(separator: "\n") where line.hasPrefix("| memory:") { print(line) }
+        Harness.printFromFreshProcess(row, linesStartingWith: "| memory:")
     }
 
     private static func corpus(_ name: String) -> Data? { Corpus.document(name) }
