@@ -7,13 +7,12 @@
 /// over while the other waits), so its storage opts out of the runtime's
 /// exclusivity checks, which cost more than the bookkeeping itself.
 final class EncodingGuard {
-    /// One model on the path, and the id it was given if a later model on the
-    /// path refers back to it.
-    private struct Frame {
-        let object: ObjectIdentifier
-        var id: String?
-    }
-    @exclusivity(unchecked) private var path: [Frame] = []
+    /// The models on the path, root first: plain identifiers, so that
+    /// entering and leaving a model copies no string and retains nothing.
+    @exclusivity(unchecked) private var path: [ObjectIdentifier] = []
+    /// By position on `path`: the id a model was given because a later model
+    /// on the path refers back to it (or a writer planned one). Usually empty.
+    @exclusivity(unchecked) private var ids: [Int: String] = [:]
     /// Positions on `path`, kept only while the path is long, where a linear
     /// search would cost more than a hash.
     @exclusivity(unchecked) private var positions: [ObjectIdentifier: Int] = [:]
@@ -108,11 +107,11 @@ final class EncodingGuard {
         if let position = position(of: key) {
             // A cycle: the earlier occurrence on the path gets an id.
             let id: String
-            if let existing = path[position].id {
+            if let existing = ids[position] {
                 id = existing
             } else {
                 id = makeID()
-                path[position].id = id
+                ids[position] = id
             }
             wroteReference = true
             return .reference(id)
@@ -135,10 +134,11 @@ final class EncodingGuard {
             id = makeID()
             sharedIDs[key] = id
         }
-        path.append(Frame(object: key, id: id))
+        if let id { ids[path.count] = id }
+        path.append(key)
         if path.count > Self.linearSearchLimit {
             if positions.isEmpty {
-                for (index, frame) in path.enumerated() { positions[frame.object] = index }
+                for (index, object) in path.enumerated() { positions[object] = index }
             } else {
                 positions[key] = path.count - 1
             }
@@ -156,12 +156,12 @@ final class EncodingGuard {
             return id
         }
         guard let position = position(of: key) else { return nil }
-        if let existing = path[position].id {
+        if let existing = ids[position] {
             wroteReference = true
             return existing
         }
         let id = makeID()
-        path[position].id = id
+        ids[position] = id
         wroteReference = true
         return id
     }
@@ -171,20 +171,20 @@ final class EncodingGuard {
     ///   later model on its path gave it by referring back to it.
     @discardableResult
     func leave() -> String? {
-        let frame = path.removeLast()
+        let object = path.removeLast()
         if !positions.isEmpty {
             if path.count >= Self.linearSearchLimit {
-                positions[frame.object] = nil
+                positions[object] = nil
             } else {
                 positions.removeAll(keepingCapacity: true)
             }
         }
-        return frame.id
+        return ids.isEmpty ? nil : ids.removeValue(forKey: path.count)
     }
 
     private func position(of key: ObjectIdentifier) -> Int? {
         if !positions.isEmpty { return positions[key] }
-        return path.lastIndex { $0.object == key }
+        return path.lastIndex(of: key)
     }
 
     private func makeID() -> String {

@@ -49,6 +49,9 @@ final class JSONDecodingPlan: Sendable {
     nonisolated(unsafe) let compactMembers: UnsafeMutableBufferPointer<CompactMember>
     /// The bytes of the openings in `compactMembers`, one after another.
     nonisolated(unsafe) let compactOpenings: UnsafeMutableBufferPointer<UInt8>
+    /// The layout's `savedOrder`, in plain memory the plan owns, so that the
+    /// encoder reads it without retaining an array per object.
+    nonisolated(unsafe) let savedOrder: UnsafeMutableBufferPointer<Int>
 
     /// One slot, for the direct encoder's compact loop.
     struct CompactMember {
@@ -154,11 +157,14 @@ final class JSONDecodingPlan: Sendable {
         _ = compactMembers.initialize(from: members)
         compactOpenings = .allocate(capacity: openings.count)
         _ = compactOpenings.initialize(from: openings)
+        self.savedOrder = .allocate(capacity: savedOrder.count)
+        _ = self.savedOrder.initialize(from: savedOrder)
     }
 
     deinit {
         compactMembers.deallocate()
         compactOpenings.deallocate()
+        savedOrder.deallocate()
     }
 
     var entryCount: Int { targets.count }
@@ -346,9 +352,11 @@ extension Array: JSONModelShape where Element: ModelObject {
     static var jsonSlotKind: JSONSlotKind {
         // `map` upcasts each element for free; converting the array with
         // `as` would cast every element dynamically where Objective-C is absent.
+        // Unwrapping needs no new array at all: an array of a class's
+        // instances is laid out as an array of its superclass's.
         .modelArray(
             Element.self, wrap: { models in models.map { unsafeDowncast($0, to: Element.self) } as Any },
-            unwrap: { value in (value as! [Element]).map { $0 } })
+            unwrap: { value in unsafeBitCast(value as! [Element], to: [ModelObject].self) })
     }
 
     static func holding(_ models: [ModelObject]) -> Self {

@@ -54,7 +54,13 @@ struct JSONModelEncoder {
 
     /// Writes `object` with its metadata, saved values and bag.
     mutating func writeModel(_ object: ModelObject) throws {
-        let layout = object.layout
+        // Not retained: the class's layout lives as long as the program.
+        try Unmanaged.passUnretained(object.layout)._withUnsafeGuaranteedRef { layout in
+            try writeModel(object, layout: layout)
+        }
+    }
+
+    private mutating func writeModel(_ object: ModelObject, layout: ClassLayout) throws {
         guard layout.problems.isEmpty else { throw Failure() }
         guard depth < Self.directDepth else {
             // A reference or a problem in there is recorded in the EncodingGuard, which the caller checks.
@@ -94,18 +100,31 @@ struct JSONModelEncoder {
     /// `"$id": id` first when it has one.
     private mutating func writeMembers(of object: ModelObject, layout: ClassLayout, id: String?) throws {
         guard !writer.options.sortedKeys else { return try writeSortedMembers(of: object, layout: layout, id: id) }
-        let plan = layout.jsonPlan
-        let order = layout.savedOrder
+        // Not retained: the plan lives as long as its layout.
+        try Unmanaged.passUnretained(layout.jsonPlan)._withUnsafeGuaranteedRef { plan in
+            try writeMembers(of: object, layout: layout, plan: plan, id: id)
+        }
+    }
+
+    private mutating func writeMembers(
+        of object: ModelObject, layout: ClassLayout, plan: JSONDecodingPlan, id: String?
+    ) throws {
+        let order = UnsafeBufferPointer(plan.savedOrder)
         var isFirst = true
         // Under the object's lock, the members up to the first value that is
         // not a common scalar are written straight from the cells (typed, no
         // box); the other values are boxed, and written with the bag once the
         // lock is released (a model takes its own lock). Either way, what is
         // written is the object as it was at one moment.
-        let (next, rest, lastModel, bag) = try object.withState {
-            state throws -> (Int, ContiguousArray<Any>, ModelObject?, ExtensibleBag?) in
+        // Filled in under the lock (as variables of this frame, not a tuple
+        // of results to copy out).
+        var rest = ContiguousArray<Any>()
+        var lastModel: Unmanaged<ModelObject>?
+        var bag: ExtensibleBag?
+        let compact = !writer.options.prettyPrinted && !writer.options.escapesSlashes
+        let next = try object.withState { state throws -> Int in
             // An empty bag is not copied out (a copy retains and releases its storage).
-            let bag = state.bagIsEmpty ? nil : state.bag
+            if !state.bagIsEmpty { bag = state.bag }
             if entered == 1, let documentCount = bag?.compactDocumentCount {
                 // The root was read from a document: its JSON is likely about
                 // that long, so make room once rather than doubling the buffer
@@ -131,7 +150,7 @@ struct JSONModelEncoder {
                 writer.writeInteger(max(layout.version, state.loadedNewerVersion ?? 0))
             }
             var next = 0
-            if !writer.options.prettyPrinted && !writer.options.escapesSlashes {
+            if compact {
                 next = try writeCompactScalars(order, of: state, plan: plan, isFirst: &isFirst)
             } else {
                 while next < order.count {
@@ -144,19 +163,25 @@ struct JSONModelEncoder {
             // no array of boxes to make, no cast to undo.
             if next == order.count &- 1, plan.compactMembers[order[next]].code == .model {
                 let cell = state.cells + order[next] &* SlotCell.size
-                return (next, [], SlotCell.pointer(cell, as: ModelObject.self).pointee, bag)
+                // Retained once, by hand: the lock is released before it is written.
+                lastModel = Unmanaged.passRetained(SlotCell.pointer(cell, as: ModelObject.self).pointee)
+                return next
             }
-            var rest = ContiguousArray<Any>()
             if next < order.count {
                 rest.reserveCapacity(order.count - next)
                 for offset in order[next...] { rest.append(state.value(at: offset)) }
             }
-            return (next, rest, nil, bag)
+            return next
         }
         if let lastModel {
+            defer { lastModel.release() }
             let offset = order[next]
-            beginMember(layout.slots[offset].key, written: plan.writtenKeys[offset], of: plan, isFirst: &isFirst)
-            try writeModel(lastModel)
+            if compact {
+                appendCompactOpening(of: offset, plan: plan, isFirst: &isFirst)
+            } else {
+                beginMember(layout.slots[offset].key, written: plan.writtenKeys[offset], of: plan, isFirst: &isFirst)
+            }
+            try lastModel._withUnsafeGuaranteedRef { try writeModel($0) }
         } else {
             for (position, offset) in order[next...].enumerated() {
                 beginMember(layout.slots[offset].key, written: plan.writtenKeys[offset], of: plan, isFirst: &isFirst)
@@ -202,7 +227,7 @@ struct JSONModelEncoder {
     /// - Returns: how many members it wrote.
     @inline(__always)
     private mutating func writeCompactScalars(
-        _ order: [Int], of state: ModelState, plan: JSONDecodingPlan, isFirst: inout Bool
+        _ order: UnsafeBufferPointer<Int>, of state: ModelState, plan: JSONDecodingPlan, isFirst: inout Bool
     ) throws(ModelError) -> Int {
         let members = plan.compactMembers
         guard let openings = plan.compactOpenings.baseAddress else { return 0 }
@@ -218,6 +243,17 @@ struct JSONModelEncoder {
             next &+= 1
         }
         return next
+    }
+
+    /// Compact output without escaped slashes: the `,"key":` that opens the
+    /// member of the slot at `offset` (without the comma when it is the first).
+    @inline(__always)
+    private mutating func appendCompactOpening(of offset: Int, plan: JSONDecodingPlan, isFirst: inout Bool) {
+        guard let openings = plan.compactOpenings.baseAddress else { return }
+        let member = plan.compactMembers[offset]
+        let skip = isFirst ? 1 : 0
+        isFirst = false
+        writer.append(UnsafeBufferPointer(start: openings + (member.start &+ skip), count: member.count &- skip))
     }
 
     /// Writes the common scalar of `code` in the cell at `cell`, read in
@@ -357,10 +393,13 @@ struct JSONModelEncoder {
         }
         writer.append(JSONByte.openBracket)
         depth += 1
-        for (index, model) in models.enumerated() {
-            if index > 0 { writer.append(JSONByte.comma) }
-            writer.startLine(depth: depth)
-            try writeModel(model)
+        // Each model is held by `models`, which this call holds: none is retained again.
+        try models.withUnsafeBufferPointer { models in
+            for index in models.indices {
+                if index > 0 { writer.append(JSONByte.comma) }
+                writer.startLine(depth: depth)
+                try Unmanaged.passUnretained(models[index])._withUnsafeGuaranteedRef { try writeModel($0) }
+            }
         }
         depth -= 1
         writer.startLine(depth: depth)

@@ -27,7 +27,30 @@ extension JSONWriter {
     }
 
     /// Writes `value` in decimal, straight into the buffer, two digits at a time.
+    @inline(__always)
     mutating func writeInteger(_ value: Int) {
+        // Counts and flags are mostly below 100: one or two bytes, inline.
+        if UInt(bitPattern: value) < 100 {
+            reserve(2)
+            let raw = UnsafeMutableRawPointer(buffer + count)
+            if value < 10 {
+                raw.storeBytes(of: JSONByte.zero &+ UInt8(truncatingIfNeeded: value), as: UInt8.self)
+                count &+= 1
+            } else {
+                // x / 10 is x × 103 >> 10 below 179.
+                let tens = (value &* 103) >> 10
+                let pair = UInt16(truncatingIfNeeded: tens) | UInt16(truncatingIfNeeded: value &- tens &* 10) << 8
+                raw.storeBytes(of: UInt16(littleEndian: pair | 0x3030), as: UInt16.self)
+                count &+= 2
+            }
+            return
+        }
+        writeLargeInteger(value)
+    }
+
+    /// ``writeInteger(_:)`` for values outside 0–99.
+    @inline(never)
+    mutating func writeLargeInteger(_ value: Int) {
         reserve(29)
         if value < 0 {
             buffer[count] = JSONByte.minus

@@ -119,6 +119,31 @@ import Testing
         #expect(try readJSON(text) == value)
     }
 
+
+    /// Every integer from -1,000 to 1,000 (the inline one- and two-digit
+    /// path, and either side of it), each power of ten and its neighbours,
+    /// and seeded random values of every length, written as `description` writes them.
+    @Test func writesEveryIntegerAsItsDescription() {
+        var values = Array(-1_000...1_000) + [Int.min, Int.min + 1, Int.max, Int.max - 1]
+        var power = 1
+        for _ in 0..<18 {
+            power *= 10
+            values += [power - 1, power, power + 1, -power, -(power - 1)]
+        }
+        var generator = SeededGenerator(seed: 31)
+        for _ in 0..<2_000 {
+            let bits = Int.random(in: 1...62, using: &generator)
+            values.append(Int.random(in: -(1 << bits)...((1 << bits) - 1), using: &generator))
+        }
+        var writer = JSONWriter(options: JSONWritingOptions())
+        defer { writer.deallocate() }
+        for value in values {
+            writer.writeInteger(value)
+            writer.append(JSONByte.comma)
+        }
+        let written = writer.takeString().split(separator: ",").map(String.init)
+        #expect(written == values.map(\.description))
+    }
     @Test func writesDatesAsISO8601AndDataAsBase64() throws {
         let date = Date(timeIntervalSince1970: 1_763_307_200.25)
         let value: ModelValue = ["at": .date(date), "bytes": .data(Data([0, 1, 2, 250, 255]))]
