@@ -137,9 +137,16 @@ protocol DecodedSlots {
     func set(_ value: Any, slot: Int)
     /// Puts the value of `shape` (the slot's type) holding `models` in the cell of `slot`.
     func put(_ models: [ModelObject], shape: any JSONModelShape.Type, slot: Int)
+    /// The model in the cell of `slot` (a slot holding a model of class
+    /// `type`, not optional) when a decoder may fill it in place instead of
+    /// making a new one; else `nil`. See `UnsharedCells`.
+    func pristineModel(slot: Int, of type: ModelObject.Type) -> ModelObject?
 }
 
-extension PendingCells: DecodedSlots {}
+extension PendingCells: DecodedSlots {
+    /// Never: a row's object already exists, and its models are the app's.
+    func pristineModel(slot: Int, of type: ModelObject.Type) -> ModelObject? { nil }
+}
 
 /// The cells of an object that is being created and that nothing else
 /// holds yet (no other thread, observer or change record can see it), which
@@ -163,5 +170,25 @@ struct UnsharedCells: DecodedSlots {
         let cell = cells + slot &* SlotCell.size
         if !layout.slotIsPlainData[slot] { layout.slotTypes[slot]._destroyStoredValue(at: cell) }
         shape.initializeCell(cell, holding: models)
+    }
+
+    /// The default model that the new object's `init()` put in the cell of
+    /// `slot`, when decoding into it gives what decoding into a new
+    /// `type.init()` gives, so that a decoder need not make one more object
+    /// and free this one: it is of exactly class `type`, this object holds
+    /// the only strong reference to it (so nothing else can see it change),
+    /// and it is as `init()` left it: no change recorded, no extensible
+    /// properties, no observation, nothing being mutated.
+    func pristineModel(slot: Int, of type: ModelObject.Type) -> ModelObject? {
+        let cell = SlotCell.pointer(cells + slot &* SlotCell.size, as: ModelObject.self)
+        guard ObjectIdentifier(Swift.type(of: cell.pointee)) == ObjectIdentifier(type),
+            isKnownUniquelyReferenced(&cell.pointee)
+        else { return nil }
+        let model = cell.pointee
+        let isPristine = model.withState { state in
+            state.extras == nil && state.observation == nil && state.changedSlots.isEmpty
+                && state.mutatingSlots.isEmpty
+        }
+        return isPristine ? model : nil
     }
 }

@@ -329,11 +329,12 @@ struct JSONModelDecoder {
 
     /// Reads a model of `type` at the cursor, member by member, or through the
     /// `ModelValue` path when it needs what only that path does.
-    private mutating func decodeModel(_ type: ModelObject.Type) throws -> ModelObject {
+    private mutating func decodeModel(_ type: ModelObject.Type, into existing: ModelObject? = nil) throws -> ModelObject {
         guard depth < Self.directDepth else { return try type.decoded(from: readSubtree()) }
         let start = reader.position
         let startDepth = depth
-        let object = type.init()
+        // A new object, or a pristine default one (see `UnsharedCells.pristineModel`).
+        let object = existing ?? type.init()
         // Nothing else holds the new object yet: its values go straight into
         // its cells, and a failure drops it for one made by the ModelValue path.
         let cells = object.unsharedCells
@@ -418,6 +419,13 @@ struct JSONModelDecoder {
         case .other, .model:
             switch plan.kinds[offset] {
             case .model(let type) where byte == JSONByte.openBrace:
+                // The default model a new object's `init()` made is filled
+                // in place when that gives the same result as a new one.
+                if let existing = slots.pristineModel(slot: offset, of: type) {
+                    let model = try decodeModel(type, into: existing)
+                    if model !== existing { slots.put(model, slot: offset) }
+                    return
+                }
                 // A model of exactly the slot's class (`decodeModel` makes
                 // one with `type.init()`), put as the reference it is: the
                 // cell's type is that class, so no cast through `Any`.

@@ -569,3 +569,121 @@ extension JSONDirectPathTests {
         }
     }
 }
+
+/// A nested model whose default the parent's `init()` makes.
+private final class WornBadge: ModelObject, @unchecked Sendable {
+    @Saved var label = "none"
+    @Saved var level = 1
+    /// Not saved: tells a default badge the parent changed from a new one.
+    var note = "new"
+}
+
+/// Its `badge` is a new `WornBadge()`, which decoding may fill in place.
+private final class Wearer: ModelObject, @unchecked Sendable {
+    @Saved var name = ""
+    @Saved var badge = WornBadge()
+}
+
+/// Its `init()` changes its default badge after making it.
+private final class CustomizingWearer: ModelObject, @unchecked Sendable {
+    @Saved var badge = WornBadge()
+    required init() {
+        super.init()
+        badge.label = "set by the parent"
+    }
+}
+
+/// Every instance starts with the same shared badge.
+private final class SharingWearer: ModelObject, @unchecked Sendable {
+    static let sharedBadge = WornBadge()
+    @Saved var badge = SharingWearer.sharedBadge
+}
+
+/// Its `init()` changes a property of its default badge that is not saved.
+private final class ObservingWearer: ModelObject, @unchecked Sendable {
+    @Saved var badge = WornBadge()
+    required init() {
+        super.init()
+        _ = badge.label
+        badge.note = "seen by the parent"
+    }
+}
+
+/// Remembers the default badge its `init()` made, without reading the
+/// property (a read would make the badge observed): a weak reference does
+/// not make the badge shared.
+private final class RememberingWearer: ModelObject, @unchecked Sendable {
+    @Saved var badge = WornBadge()
+    weak var madeBadge: WornBadge?
+    required init() {
+        super.init()
+        let offset = layout.offsetsByKey["badge"]!
+        madeBadge = withState { state in
+            SlotCell.pointer(state.cells + offset * SlotCell.size, as: WornBadge.self).pointee
+        }
+    }
+}
+
+/// Each kind of wearer, nested (the root is loaded through a row of pending
+/// values, never in place).
+private final class Wearers: ModelObject, @unchecked Sendable {
+    @Saved var plain: [Wearer] = []
+    @Saved var customizing: [CustomizingWearer] = []
+    @Saved var sharing: [SharingWearer] = []
+    @Saved var observing: [ObservingWearer] = []
+    @Saved var remembering: [RememberingWearer] = []
+}
+
+extension JSONDirectPathTests {
+    /// A nested model is decoded into the default `init()` made when nothing
+    /// could tell that from a new one (exact class, held only by the new
+    /// parent, untouched); a default the parent changed, shares or watches
+    /// is replaced by a new model, as before. Either way the values are
+    /// those of the `ModelValue` path: keys the document lacks keep the
+    /// child class's own defaults.
+    @Test(arguments: [
+        #"{"name":"a","badge":{"label":"gold","level":3}}"#, #"{"badge":{"level":2}}"#, #"{"badge":{}}"#,
+        #"{"badge":{"label":"x","extra":[1,{"y":null}]}}"#, #"{"badge":{"label":"x","label":"y"}}"#,
+        #"{"badge":{"type":"WornBadge","version":1,"label":"typed"}}"#, #"{"badge":{"level":"not a number"}}"#,
+    ])
+    func aDefaultNestedModelIsFilledOnlyWhenThatIsUnseen(wearer: String) throws {
+        let json = ["plain", "customizing", "sharing", "observing", "remembering"]
+            .map { #""\#($0)":[\#(wearer),\#(wearer)]"# }.joined(separator: ",")
+        let data = Data("{\(json)}".utf8)
+        #expect(Self.direct(Wearers.self, data) == Self.viaModelValue(Wearers.self, data))
+        // The shared default is never written to.
+        #expect(SharingWearer.sharedBadge.label == "none" && SharingWearer.sharedBadge.level == 1)
+        #expect(!SharingWearer.sharedBadge.hasChanges)
+    }
+
+    @Test func aDefaultNestedModelIsReusedOnlyWhenUntouched() throws {
+        let wearer = #"[{"badge":{"level":5}}]"#
+        let json = ["plain", "customizing", "sharing", "observing", "remembering"]
+            .map { #""\#($0)":\#(wearer)"# }.joined(separator: ",")
+        let loaded = try Wearers(json: Data("{\(json)}".utf8))
+        #expect(!loaded.hasAnyChanges)
+        let plain = try #require(loaded.plain.first)
+        #expect([plain.badge.label, "\(plain.badge.level)"] == ["none", "5"])
+
+        // The untouched default is the one filled: no model made and freed per parent.
+        let remembering = try #require(loaded.remembering.first)
+        #expect(remembering.madeBadge === remembering.badge)
+        #expect(remembering.badge.level == 5)
+
+        // Changed by the parent's init: a new badge, with the class's default label.
+        let customized = try #require(loaded.customizing.first)
+        #expect(customized.badge.label == "none")
+        #expect(customized.badge.level == 5)
+
+        // Watched (read) by the parent's init: a new badge, whose unsaved note is a new one's.
+        let observed = try #require(loaded.observing.first)
+        #expect(observed.badge.note == "new")
+        #expect(observed.badge.level == 5)
+
+        // Shared: a new badge; the shared one keeps its values.
+        let sharing = try #require(loaded.sharing.first)
+        #expect(sharing.badge !== SharingWearer.sharedBadge)
+        #expect(sharing.badge.level == 5)
+        #expect(SharingWearer.sharedBadge.level == 1)
+    }
+}
