@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 extension ModelObject {
     /// The saved form as JSON: the metadata keys, the saved keys in
@@ -57,7 +58,12 @@ extension ModelObject {
         let guardian = EncodingGuard.current
         let saved = guardian.begin(root: self, policy: .cycles, maximumDepth: options.maximumDepth)
         defer { guardian.end(saved) }
-        var encoder = JSONModelEncoder(options: options)
+        // Room for as much as the class's last document took, up to a
+        // limit: a larger buffer is left to grow (glibc maps large blocks
+        // anew, and the fresh pages cost more than the doublings).
+        let hint = layout.jsonLengthHint.load(ordering: .relaxed)
+        let capacity = hint <= Self.largestLengthHint ? max(4096, hint + hint / 8) : 4096
+        var encoder = JSONModelEncoder(options: options, initialCapacity: capacity)
         encoder.plan = plan
         do {
             try encoder.writeModel(self)
@@ -71,8 +77,12 @@ extension ModelObject {
             encoder.writer.deallocate()
             return .failed
         }
+        layout.jsonLengthHint.store(encoder.writer.count, ordering: .relaxed)
         return .written(encoder.writer)
     }
+
+    /// The largest length hint a buffer is made for (see `ClassLayout.jsonLengthHint`).
+    private static let largestLengthHint = 512 * 1024
 }
 
 extension ModelObject {

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// What ModelKit knows about one `ModelObject` subclass: its saved properties,
 /// their keys and slots, and its class-level settings. Discovered once per
@@ -62,6 +63,11 @@ final class ClassLayout: Sendable {
     let problems: [String]
     /// Key lookup from bytes and per-slot readers for the direct JSON decoder.
     let jsonPlan: JSONDecodingPlan
+    /// The length of the last JSON document the direct encoder wrote with an
+    /// object of this class at its root: the next one's buffer starts that
+    /// large (see `ModelObject.directlyFilledWriter`), not doubled a few
+    /// times on the way, each time copying what it holds.
+    let jsonLengthHint = Atomic<Int>(0)
     /// How the direct dictionary paths read and write each slot, by offset.
     let dictionaryKinds: [DictionarySlotKind]
     /// The same without payloads, for switching on.

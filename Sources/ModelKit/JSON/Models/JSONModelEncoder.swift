@@ -43,8 +43,8 @@ struct JSONModelEncoder {
     /// `Codable` slot values written without a `ModelValue` (for tests).
     private(set) var codableValuesWritten = 0
 
-    init(options: JSONWritingOptions) {
-        writer = JSONWriter(options: options)
+    init(options: JSONWritingOptions, initialCapacity: Int = 4096) {
+        writer = JSONWriter(options: options, initialCapacity: initialCapacity)
     }
 
     /// Where a member's value comes from.
