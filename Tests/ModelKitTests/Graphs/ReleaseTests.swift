@@ -54,6 +54,21 @@ final class Nest: ModelObject, @unchecked Sendable {
         #expect(freedModels.load(ordering: .relaxed) - before == Self.million)
     }
 
+    /// A value 200,000 levels deep, of arrays and of objects, which the
+    /// direct paths build past their depth and free themselves: freed at a
+    /// constant depth of stack (a recursive free overflows a 512 KiB stack).
+    @Test(arguments: [false, true])
+    func aDeepValueIsFreedWithoutRecursion(objects: Bool) {
+        DeepGraphTests.onThread {
+            var value = ModelValue.int(7)
+            for level in 0..<200_000 {
+                value = objects ? .object(ModelValue.Object([("next", value), ("level", .int(level))])) : .array([value, .null])
+            }
+            value.releaseWithoutRecursion()
+            #expect(value == .null)
+        }
+    }
+
     @Test func aChainLoadedFromJSONIsFreedWhole() {
         let before = freedModels.load(ordering: .relaxed)
         DeepGraphTests.onThread {

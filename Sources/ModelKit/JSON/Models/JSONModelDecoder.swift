@@ -120,6 +120,15 @@ struct JSONModelDecoder {
         return try reader.readValue()
     }
 
+    /// A model of `type` decoded from the value at the cursor, read whole as
+    /// a `ModelValue`; that value, which past the direct depth may be
+    /// thousands of levels deep, is then freed without recursion.
+    private mutating func decodedFromSubtree(_ type: ModelObject.Type) throws -> ModelObject {
+        var value = try readSubtree()
+        defer { value.releaseWithoutRecursion() }
+        return try type.decoded(from: value)
+    }
+
     // MARK: - Objects
 
     /// Decodes the object at the cursor as the members of a `layout` object.
@@ -330,7 +339,7 @@ struct JSONModelDecoder {
     /// Reads a model of `type` at the cursor, member by member, or through the
     /// `ModelValue` path when it needs what only that path does.
     private mutating func decodeModel(_ type: ModelObject.Type, into existing: ModelObject? = nil) throws -> ModelObject {
-        guard depth < Self.directDepth else { return try type.decoded(from: readSubtree()) }
+        guard depth < Self.directDepth else { return try decodedFromSubtree(type) }
         let start = reader.position
         let startDepth = depth
         // A new object, or a pristine default one (see `UnsharedCells.pristineModel`).
@@ -364,14 +373,21 @@ struct JSONModelDecoder {
         }
         reader.position = start
         depth = startDepth
-        return try type.decoded(from: readSubtree())
+        return try decodedFromSubtree(type)
+    }
+
+    /// The models of `type` that the elements of `array` decode to.
+    private static func models(of type: ModelObject.Type, in array: ModelValue) throws -> [ModelObject] {
+        guard case .array(let elements) = array else { throw Failure() }
+        return try elements.map { try type.decoded(from: $0) }
     }
 
     /// Reads an array of models of `type` at the cursor.
     private mutating func decodeModels(_ type: ModelObject.Type) throws -> [ModelObject] {
         guard depth < Self.directDepth else {
-            guard case .array(let elements) = try readSubtree() else { throw Failure() }
-            return try elements.map { try type.decoded(from: $0) }
+            var value = try readSubtree()
+            defer { value.releaseWithoutRecursion() }
+            return try Self.models(of: type, in: value)
         }
         try enterContainer()
         var models: [ModelObject] = []
@@ -384,7 +400,7 @@ struct JSONModelDecoder {
             if current == JSONByte.openBrace {
                 models.append(try decodeModel(type))
             } else {
-                models.append(try type.decoded(from: readSubtree()))
+                models.append(try decodedFromSubtree(type))
             }
             reader.skipWhitespace()
             let next = current

@@ -64,7 +64,10 @@ struct JSONModelEncoder {
         guard layout.problems.isEmpty else { throw Failure() }
         guard depth < Self.directDepth else {
             // A reference or a problem in there is recorded in the EncodingGuard, which the caller checks.
-            try writeValue(object.modelValue)
+            // Possibly thousands of levels deep: freed without recursion.
+            var value = object.modelValue
+            defer { value.releaseWithoutRecursion() }
+            try writeValue(value)
             return
         }
         let planned = plan?[entered]
@@ -388,7 +391,9 @@ struct JSONModelEncoder {
             return
         }
         guard depth < Self.directDepth else {
-            try writeValue(.array(models.map(\.modelValue)))
+            var value = ModelValue.array(models.map(\.modelValue))
+            defer { value.releaseWithoutRecursion() }
+            try writeValue(value)
             return
         }
         writer.append(JSONByte.openBracket)
