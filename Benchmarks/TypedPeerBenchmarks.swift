@@ -8,12 +8,22 @@ import ModelKit
 /// times compare with `python3 ../shared/msgspec-bench.py` on the same file.
 /// The file is read from `$MODELKIT_DECLARED_TWITTER`, else
 /// `.build/declared-twitter.json`; the rows are skipped when it is absent.
+///
+/// The model classes declare no type or version key (`typeKey` and
+/// `versionKey` `nil`), as an app writing a plain API document would, so
+/// that both sides write the same bytes: msgspec's encoder gives back the
+/// declared document byte for byte, and the rows print whether ModelKit's
+/// writers do too.
 enum TypedPeerBenchmarks {
     final class DSearch: ModelObject, @unchecked Sendable {
+        override class var typeKey: String? { nil }
+        override class var versionKey: String? { nil }
         @Saved var statuses: [DStatus] = []
     }
 
     final class DStatus: ModelObject, @unchecked Sendable {
+        override class var typeKey: String? { nil }
+        override class var versionKey: String? { nil }
         @Saved var id = 0
         @Saved var text = ""
         @Saved var created_at = ""
@@ -27,6 +37,8 @@ enum TypedPeerBenchmarks {
     }
 
     final class DUser: ModelObject, @unchecked Sendable {
+        override class var typeKey: String? { nil }
+        override class var versionKey: String? { nil }
         @Saved var id = 0
         @Saved var name = ""
         @Saved var screen_name = ""
@@ -40,11 +52,15 @@ enum TypedPeerBenchmarks {
     /// The classes above with `unknownKeys` `.ignore`, for the whole
     /// twitter.json, whose other keys msgspec's `Struct`s skip too.
     final class ISearch: ModelObject, @unchecked Sendable {
+        override class var typeKey: String? { nil }
+        override class var versionKey: String? { nil }
         override class var unknownKeys: UnknownKeyPolicy { .ignore }
         @Saved var statuses: [IStatus] = []
     }
 
     final class IStatus: ModelObject, @unchecked Sendable {
+        override class var typeKey: String? { nil }
+        override class var versionKey: String? { nil }
         override class var unknownKeys: UnknownKeyPolicy { .ignore }
         @Saved var id = 0
         @Saved var text = ""
@@ -59,6 +75,8 @@ enum TypedPeerBenchmarks {
     }
 
     final class IUser: ModelObject, @unchecked Sendable {
+        override class var typeKey: String? { nil }
+        override class var versionKey: String? { nil }
         override class var unknownKeys: UnknownKeyPolicy { .ignore }
         @Saved var id = 0
         @Saved var name = ""
@@ -135,6 +153,26 @@ enum TypedPeerBenchmarks {
         else {
             print("| \(decodeRow) | skipped: \(path) does not read as the declared shapes |")
             return
+        }
+        if Harness.profileIterations == nil {
+            // msgspec's encoder writes the document back byte for byte.
+            let modelBytes = (try? models.jsonData()) == data
+            // Synthesized `Codable` leaves out a nil optional (`encodeIfPresent`).
+            let withoutNulls = Data(
+                String(decoding: data, as: UTF8.self).replacingOccurrences(of: #""in_reply_to_status_id":null,"#, with: "")
+                    .utf8)
+            // And, as Foundation does by default, writes `/` as `\/`.
+            var encoder = ModelJSONEncoder()
+            encoder.outputFormatting = .withoutEscapingSlashes
+            let structBytes = try? encoder.encode(structs)
+            let structVerdict =
+                structBytes == data
+                ? "yes"
+                : structBytes == withoutNulls
+                    ? "yes with .withoutEscapingSlashes, but for the nil optionals, which synthesized Codable leaves out"
+                    : "no"
+            print("| \(encodeRow): output | jsonData() writes the document byte for byte: \(modelBytes ? "yes" : "no"); "
+                + "ModelJSONEncoder: \(structVerdict) |")
         }
         compare(decodeRow, encodeRow, data: data, models: models, structs: structs)
     }
