@@ -443,6 +443,23 @@ final class JSONStreamState {
         var type: ObjectIdentifier
         var box: NativeObjectReference
         var cell: KeyedContainerCell
+        /// Gives `box` as the `KeyedEncodingContainer` it is: a
+        /// ``TypedKeyedContainerLoader`` of the entry's container type.
+        var loader: KeyedContainerLoader
+    }
+
+    /// The base of ``TypedKeyedContainerLoader``, under which cache entries of any key type hold theirs.
+    class KeyedContainerLoader {}
+
+    /// Turns the box of a cache entry back into the `KeyedEncodingContainer`
+    /// it is, a `Container`, with no look-up of that type's metadata (see
+    /// ``keyedContainer(_:for:)``): a method of a class generic over the
+    /// container type takes that type's metadata from the object.
+    final class TypedKeyedContainerLoader<Container>: KeyedContainerLoader {
+        @inline(never)
+        func container(in entry: UnsafeMutablePointer<CachedKeyedContainer>) -> Container {
+            unsafeBitCast(entry.pointee.box, to: Container.self)
+        }
     }
 
     /// The static type under which a box of unnameable class is held; never made.
@@ -455,6 +472,13 @@ final class JSONStreamState {
     /// and allocates a box; a box of the same key type that nothing holds
     /// any more (the object it wrote is finished) is handed out again
     /// instead, pointed at the new frame.
+    ///
+    /// Handing a cached box out needs no metadata either: even copying a
+    /// `KeyedEncodingContainer<Key>` here, where `Key` is not known, would
+    /// look its metadata up in the runtime's tables (about 500 instructions,
+    /// as much as the rest of an object's bookkeeping). The entry's `load`
+    /// function, made for this `Key` with that metadata captured, returns
+    /// the box straight into this function's result.
     func keyedContainer<Key: CodingKey>(_: Key.Type, for encoder: JSONStreamEncoder) -> KeyedEncodingContainer<Key> {
         let step = encoder.step
         let info = KeyedContainerCell.Info(
@@ -469,7 +493,10 @@ final class JSONStreamState {
             if cache[index].type == type, isKnownUniquelyReferenced(&cache[index].box) {
                 cache[index].cell.info.pointee = info
                 step.pointee.cachedContainer = index
-                return unsafeBitCast(cache[index].box, to: KeyedEncodingContainer<Key>.self)
+                // The entry was made for `Key`; only the reference is cast, with no check in release builds.
+                let loader = unsafeDowncast(
+                    cache[index].loader, to: TypedKeyedContainerLoader<KeyedEncodingContainer<Key>>.self)
+                return loader.container(in: cache + index)
             }
             index &+= 1
         }
@@ -480,7 +507,8 @@ final class JSONStreamState {
         {
             (cache + count).initialize(
                 to: CachedKeyedContainer(
-                    type: type, box: unsafeBitCast(container, to: NativeObjectReference.self), cell: cell))
+                    type: type, box: unsafeBitCast(container, to: NativeObjectReference.self), cell: cell,
+                    loader: TypedKeyedContainerLoader<KeyedEncodingContainer<Key>>()))
             core.pointee.keyedContainerCount = count &+ 1
             step.pointee.cachedContainer = count
         }
