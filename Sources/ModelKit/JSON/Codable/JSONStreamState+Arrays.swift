@@ -26,7 +26,9 @@ extension Array: JSONStreamArray where Element: Encodable {
                     return
                 }
                 state.startMember()
-                try state.encodeValue(elements[index], depth: depth, parent: encoder, key: nil, index: index)
+                // Through `inout`: passing `elements[index]` would copy the element first.
+                let element = UnsafeMutablePointer(mutating: elements.baseAddress.unsafelyUnwrapped + index)
+                try state.encodeElement(&element.pointee, depth: depth, parent: encoder, index: index)
                 if index == 0, elements.count >= 16 { state.reserve(forMore: elements.count &- 1, like: start) }
             }
         }
@@ -34,6 +36,13 @@ extension Array: JSONStreamArray where Element: Encodable {
 }
 
 extension JSONStreamState {
+    /// Writes the array element `value` (see ``encodeValue(_:depth:parent:key:index:)``),
+    /// which is only read: taken `inout` so that it is encoded where it lies.
+    @inline(__always)
+    func encodeElement<Value: Encodable>(_ value: inout Value, depth: Int32, parent: StreamPathNode, index: Int) throws {
+        try encodeValue(value, depth: depth, parent: parent, key: nil, index: index)
+    }
+
     /// Whether values of `type` are arrays that ``JSONStreamArray`` writes;
     /// remembered for the last types met, so that the cast is tried once per type.
     @inline(__always)
