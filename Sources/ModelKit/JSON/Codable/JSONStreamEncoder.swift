@@ -4,7 +4,13 @@ import Foundation
 /// encoder, its slot. Reached through a pointer, so that reusing an encoder
 /// needs no exclusivity checks.
 struct StreamStep {
-    var parent: StreamPathNode?
+    /// The step before this one. Not retained: a node that is made holds
+    /// its parent in `parentKeeper` too; a reused encoder's parent is alive
+    /// while its record runs, and kept by `parentKeeper` when the code
+    /// still holds the encoder after that (see `JSONStreamState.recycle`).
+    unowned(unsafe) var parent: StreamPathNode?
+    /// `parent`, retained, whenever this step may be asked for its path after its parent's record ended.
+    var parentKeeper: StreamPathNode?
     var key: (any CodingKey)?
     /// The key of a record's encoder while the record runs (see ``BorrowedKey``).
     var borrowedKey: BorrowedKey?
@@ -16,8 +22,11 @@ struct StreamStep {
     var frameSerial: UInt32 = JSONStreamState.deadSerial
     var record: Int32 = 0
     var recordSerial: UInt32 = 0
-    /// The entry of `JSONStreamState`'s cache of keyed containers last handed out by this encoder; -1 for none.
+    /// The entry of `JSONStreamState`'s cache of keyed containers last handed
+    /// out by this encoder (by a record's encoder: while the record runs); -1 for none.
     var cachedContainer = -1
+    /// Whether this is the encoder of records, reused from record to record (see `JSONStreamState.recycle`).
+    var isLevelEncoder = false
 }
 
 /// A step of a streaming encode's coding path: a key, or an index made into
@@ -27,7 +36,7 @@ class StreamPathNode {
 
     init(parent: StreamPathNode?, key: (any CodingKey)?, index: Int) {
         step = .allocate(capacity: 1)
-        step.initialize(to: StreamStep(parent: parent, key: key, index: index))
+        step.initialize(to: StreamStep(parent: parent, parentKeeper: parent, key: key, index: index))
     }
 
     deinit {

@@ -24,7 +24,7 @@ struct JSONStreamKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol 
         self.state = state
         cell = KeyedContainerCell(
             KeyedContainerCell.Info(
-                path: path, frameIndex: frameIndex, frameSerial: frameSerial, record: record,
+                path: path, keeper: path, frameIndex: frameIndex, frameSerial: frameSerial, record: record,
                 recordSerial: recordSerial, convertsKeys: convertsKeys))
     }
 
@@ -185,8 +185,13 @@ struct JSONStreamKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol 
 /// Where a ``JSONStreamKeyedContainer`` writes, in memory its cell owns.
 final class KeyedContainerCell {
     struct Info {
-        /// The container's coding path; `nil` in a cached container between uses.
-        var path: StreamPathNode?
+        /// The container's coding path. Not retained: a cached container's
+        /// is its encoder, alive while its record runs, and kept by `keeper`
+        /// when the code still holds the container after that (see
+        /// `JSONStreamState.recycle`); any other container's is in `keeper` too.
+        unowned(unsafe) var path: StreamPathNode?
+        /// `path`, retained, whenever the container may be used after its encoder's record ended.
+        var keeper: StreamPathNode?
         var frameIndex: Int32
         var frameSerial: UInt32
         var record: Int32

@@ -88,8 +88,9 @@ final class JSONStreamState {
         var redoing = 0
         /// Whether a container is past the nesting limit, reported at the end.
         var isTooDeep = false
-        /// Encoders whose `encode(to:)` finished with nobody else holding them, for reuse.
-        var spareEncoders: [JSONStreamEncoder] = []
+        /// For each record level, the encoder its last record used, kept for
+        /// the next when nobody else held it (see ``recycle(_:level:)``); `nil` for none.
+        var levelEncoders: UnsafeMutablePointer<JSONStreamEncoder?>
         /// Keyed containers handed out by encoders, for reuse (see ``keyedContainer(_:for:)``);
         /// in memory of its own, so that the uniqueness of each box is checked in place.
         var keyedContainers: UnsafeMutablePointer<CachedKeyedContainer>
@@ -108,6 +109,7 @@ final class JSONStreamState {
             to: StreamCore(
                 frames: .allocate(capacity: 64), frameCapacity: 64, records: .allocate(capacity: 32),
                 recordCapacity: 32, keyOffsets: .allocate(capacity: 256), keyCapacity: 256,
+                levelEncoders: JSONStreamState.makeLevelEncoders(capacity: 32),
                 keyedContainers: .allocate(capacity: JSONStreamState.keyedContainerCapacity)))
     }
 
@@ -121,6 +123,8 @@ final class JSONStreamState {
         snakeKeyTable?.deallocate()
         core.pointee.frames.deallocate()
         core.pointee.records.deallocate()
+        releaseEncoders()
+        core.pointee.levelEncoders.deallocate()
         core.pointee.keyOffsets.deallocate()
         releaseKeyedContainers()
         core.pointee.keyedContainers.deallocate()
@@ -369,11 +373,20 @@ final class JSONStreamState {
         core.pointee.recordCount = level &+ 1
         // The frame was pushed under the outer record: it is this one's.
         self.frame(frame.index).pointee.record = Int32(truncatingIfNeeded: level)
-        var encoder = makeEncoder(parent: parent, key: key, index: index, keepsKeys: keepsKeys)
-        encoder.step.pointee.frameIndex = frame.index
-        encoder.step.pointee.frameSerial = frame.serial
-        encoder.step.pointee.record = Int32(truncatingIfNeeded: level)
-        encoder.step.pointee.recordSerial = frame.serial
+        // The encoder of this level's last record, when nothing kept it; taken
+        // out of its slot while the record runs, so that the uniqueness checks see only the code's references.
+        let slot = core.pointee.levelEncoders + level
+        var encoder = slot.move() ?? makeLevelEncoder()
+        slot.initialize(to: nil)
+        let step = encoder.step
+        step.pointee.parent = parent
+        step.pointee.borrowedKey = key
+        step.pointee.index = index
+        step.pointee.keepsKeys = keepsKeys
+        step.pointee.frameIndex = frame.index
+        step.pointee.frameSerial = frame.serial
+        step.pointee.record = Int32(truncatingIfNeeded: level)
+        step.pointee.recordSerial = frame.serial
         do {
             if isArray(Value.self), let array = value as? any JSONStreamArray {
                 try array.encodeElements(with: encoder)
@@ -383,11 +396,11 @@ final class JSONStreamState {
         } catch {
             core.pointee.recordCount = level
             guard core.pointee.failedLevel <= level else {
-                recycle(&encoder)
+                recycle(&encoder, level: level)
                 throw error
             }
             let key = encoder.ownKey
-            recycle(&encoder)
+            recycle(&encoder, level: level)
             // A failed record's outcome is the tree's, error or not.
             if try finishFailed(value, frame: frame.index, level: level, depth: depth, parent: parent, key: key, index: index)
             {
@@ -398,36 +411,58 @@ final class JSONStreamState {
         core.pointee.recordCount = level
         if core.pointee.failedLevel <= level {
             let key = encoder.ownKey
-            recycle(&encoder)
+            recycle(&encoder, level: level)
             try finishFailed(value, frame: frame.index, level: level, depth: depth, parent: parent, key: key, index: index)
             return
         }
-        recycle(&encoder)
+        recycle(&encoder, level: level)
         while core.pointee.frameCount > Int(frame.index) { closeTop() }
         refreshTop()
     }
 
-    /// Keeps `encoder` for the next value when nothing else holds it.
+    /// Puts `encoder`, whose record at `level` has ended, back in its
+    /// level's slot when nothing else holds it. What the code still holds
+    /// (the encoder, or the cached container it handed out) may be asked
+    /// for its coding path later, so it keeps its path from then on, and the
+    /// encoder is not reused.
     @inline(__always)
-    private func recycle(_ encoder: inout JSONStreamEncoder) {
+    private func recycle(_ encoder: inout JSONStreamEncoder, level: Int) {
         let cached = encoder.step.pointee.cachedContainer
         if cached >= 0 {
             encoder.step.pointee.cachedContainer = -1
-            if isKnownUniquelyReferenced(&core.pointee.keyedContainers[cached].box) {
-                core.pointee.keyedContainers[cached].cell.info.pointee.path = nil
+            if !isKnownUniquelyReferenced(&core.pointee.keyedContainers[cached].box) {
+                core.pointee.keyedContainers[cached].cell.info.pointee.keeper = encoder
             }
         }
         guard isKnownUniquelyReferenced(&encoder) else {
-            // Kept by the code: box its key while its address is good.
+            // Kept by the code: box its key while its address is good, and keep its parent.
             if let key = encoder.step.pointee.borrowedKey {
                 encoder.step.pointee.key = key.key
                 encoder.step.pointee.borrowedKey = nil
             }
+            encoder.step.pointee.parentKeeper = encoder.step.pointee.parent
             return
         }
-        encoder.step.pointee.borrowedKey = nil
-        encoder.step.pointee.parent = nil
-        core.pointee.spareEncoders.append(encoder)
+        (core.pointee.levelEncoders + level).pointee = encoder
+    }
+
+    @inline(never)
+    private func makeLevelEncoder() -> JSONStreamEncoder {
+        let encoder = JSONStreamEncoder(state: self, parent: nil, key: nil, index: -1, keepsKeys: false)
+        encoder.step.pointee.isLevelEncoder = true
+        return encoder
+    }
+
+    /// Lets the encoders kept for reuse go (they hold the state).
+    func releaseEncoders() {
+        let encoders = core.pointee.levelEncoders
+        for level in 0..<core.pointee.recordCapacity { encoders[level] = nil }
+    }
+
+    static func makeLevelEncoders(capacity: Int) -> UnsafeMutablePointer<JSONStreamEncoder?> {
+        let encoders = UnsafeMutablePointer<JSONStreamEncoder?>.allocate(capacity: capacity)
+        encoders.initialize(repeating: nil, count: capacity)
+        return encoders
     }
 
     /// A `KeyedEncodingContainer` kept for reuse: its box (the standard
@@ -481,13 +516,20 @@ final class JSONStreamState {
     /// the box straight into this function's result.
     func keyedContainer<Key: CodingKey>(_: Key.Type, for encoder: JSONStreamEncoder) -> KeyedEncodingContainer<Key> {
         let step = encoder.step
-        let info = KeyedContainerCell.Info(
-            path: encoder, frameIndex: step.pointee.frameIndex, frameSerial: step.pointee.frameSerial,
-            record: step.pointee.record, recordSerial: step.pointee.recordSerial,
-            convertsKeys: convertsKeys && !step.pointee.keepsKeys)
-        let type = ObjectIdentifier(Key.self)
         let cache = core.pointee.keyedContainers
         let count = core.pointee.keyedContainerCount
+        // The encoder of a record keeps the path of its one cached container at
+        // its end if need be (see `recycle`); any other container keeps it from the start.
+        let keepsPath = !step.pointee.isLevelEncoder || step.pointee.cachedContainer >= 0
+        if step.pointee.isLevelEncoder, step.pointee.cachedContainer >= 0 {
+            // A second container of the record: the first may be held.
+            cache[step.pointee.cachedContainer].cell.info.pointee.keeper = encoder
+        }
+        let info = KeyedContainerCell.Info(
+            path: encoder, keeper: keepsPath ? encoder : nil, frameIndex: step.pointee.frameIndex,
+            frameSerial: step.pointee.frameSerial, record: step.pointee.record,
+            recordSerial: step.pointee.recordSerial, convertsKeys: convertsKeys && !step.pointee.keepsKeys)
+        let type = ObjectIdentifier(Key.self)
         var index = 0
         while index < count {
             if cache[index].type == type, isKnownUniquelyReferenced(&cache[index].box) {
@@ -501,6 +543,7 @@ final class JSONStreamState {
             index &+= 1
         }
         let cell = KeyedContainerCell(info)
+        cell.info.pointee.keeper = encoder
         let container = KeyedEncodingContainer(JSONStreamKeyedContainer<Key>(state: self, cell: cell))
         if count < JSONStreamState.keyedContainerCapacity,
             MemoryLayout<KeyedEncodingContainer<Key>>.size == MemoryLayout<NativeObjectReference>.size
@@ -511,6 +554,7 @@ final class JSONStreamState {
                     loader: TypedKeyedContainerLoader<KeyedEncodingContainer<Key>>()))
             core.pointee.keyedContainerCount = count &+ 1
             step.pointee.cachedContainer = count
+            cell.info.pointee.keeper = keepsPath ? encoder : nil
         }
         return container
     }
@@ -559,21 +603,11 @@ final class JSONStreamState {
         records.moveInitialize(from: core.pointee.records, count: core.pointee.recordCount)
         core.pointee.records.deallocate()
         core.pointee.records = records
+        let encoders = JSONStreamState.makeLevelEncoders(capacity: capacity)
+        encoders.moveUpdate(from: core.pointee.levelEncoders, count: core.pointee.recordCapacity)
+        core.pointee.levelEncoders.deallocate()
+        core.pointee.levelEncoders = encoders
         core.pointee.recordCapacity = capacity
-    }
-
-    @inline(__always)
-    private func makeEncoder(parent: StreamPathNode?, key: BorrowedKey?, index: Int, keepsKeys: Bool)
-        -> JSONStreamEncoder
-    {
-        let encoder =
-            core.pointee.spareEncoders.popLast()
-            ?? JSONStreamEncoder(state: self, parent: nil, key: nil, index: index, keepsKeys: keepsKeys)
-        encoder.step.pointee.parent = parent
-        encoder.step.pointee.borrowedKey = key
-        encoder.step.pointee.index = index
-        encoder.step.pointee.keepsKeys = keepsKeys
-        return encoder
     }
 
     /// Starts the root record; its frame is the first.

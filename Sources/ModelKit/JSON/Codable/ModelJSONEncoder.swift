@@ -48,7 +48,7 @@ public struct ModelJSONEncoder: Sendable {
         let encoder = state.beginRoot()
         // Spare encoders and cached containers hold the state: let it go.
         defer {
-            state.core.pointee.spareEncoders.removeAll()
+            state.releaseEncoders()
             state.releaseKeyedContainers()
         }
         var thrown: (any Error)?
