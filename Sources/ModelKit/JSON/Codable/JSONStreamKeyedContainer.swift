@@ -43,11 +43,33 @@ struct JSONStreamKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol 
     /// and key; `false` when the stream must leave it (the record failed).
     @inline(__always)
     private func begin(_ key: Key) -> Bool {
-        guard state.core.pointee.topSerial == frameSerial
-            || state.claim(frameIndex, frameSerial, record: record, recordSerial: recordSerial)
+        let info = cell.info
+        guard state.core.pointee.topSerial == info.pointee.frameSerial
+            || state.claim(
+                info.pointee.frameIndex, info.pointee.frameSerial, record: info.pointee.record,
+                recordSerial: info.pointee.recordSerial)
         else { return false }
+        if let texts = info.pointee.keyTexts {
+            // A key of at most one byte (see ``KeyedContainerCell/keyTexts``): its text by that byte.
+            let tag = MemoryLayout<Key>.size == 0 ? 0 : Int(unsafeBitCast(key, to: UInt8.self))
+            if tag < texts.count, texts[tag].length != 0 { return state.writeMember(texts.baseAddress.unsafelyUnwrapped + tag) }
+            return beginRemembering(key, tag: tag)
+        }
         state.startMember()
-        return state.writeKey(key.stringValue, converting: convertsKeys)
+        return state.writeKey(key.stringValue, converting: info.pointee.convertsKeys)
+    }
+
+    /// ``begin(_:)`` for a key whose text the cell does not have yet: writes it, and remembers it.
+    @inline(never)
+    private func beginRemembering(_ key: Key, tag: Int) -> Bool {
+        state.startMember()
+        let start = state.writerPointer.pointee.count
+        guard state.writeKey(key.stringValue, converting: false) else { return false }
+        cell.remember(
+            UnsafeBufferPointer(
+                start: state.writerPointer.pointee.buffer + start, count: state.writerPointer.pointee.count - start),
+            tag: tag)
+        return true
     }
 
     mutating func encodeNil(forKey key: Key) throws { if begin(key) { writer.pointee.append("null") } }
@@ -184,6 +206,15 @@ struct JSONStreamKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol 
 
 /// Where a ``JSONStreamKeyedContainer`` writes, in memory its cell owns.
 final class KeyedContainerCell {
+    /// The text of a key (quoted, with its colon) and what the repeat check needs (see `JSONStreamState+Keys.swift`).
+    struct KeyText {
+        /// 0 for a key not met yet.
+        var length = 0
+        var text: (SIMD16<UInt8>, SIMD16<UInt8>, SIMD16<UInt8>) = (.zero, .zero, .zero)
+        var seenBit: UInt64 = 0
+        var isASCII = true
+    }
+
     struct Info {
         /// The container's coding path. Not retained: a cached container's
         /// is its encoder, alive while its record runs, and kept by `keeper`
@@ -197,9 +228,19 @@ final class KeyedContainerCell {
         var record: Int32
         var recordSerial: UInt32
         var convertsKeys: Bool
+        /// ``KeyedContainerCell/keyTexts`` while the container writes compact
+        /// text with the keys as they are; `nil` otherwise.
+        var keyTexts: UnsafeMutableBufferPointer<KeyText>? = nil
     }
 
     let info: UnsafeMutablePointer<Info>
+
+    /// For a cached container whose key type is at most one byte (a
+    /// synthesized `CodingKeys`, an enum without payloads), the compact text
+    /// of each key met, by that byte: the same key is written again by
+    /// copying its text, without asking the key for its `stringValue` (of a
+    /// value of one byte, taken to be the same throughout one encode).
+    private(set) var keyTexts: UnsafeMutableBufferPointer<KeyText>?
 
     init(_ info: Info) {
         self.info = .allocate(capacity: 1)
@@ -209,5 +250,34 @@ final class KeyedContainerCell {
     deinit {
         info.deinitialize(count: 1)
         info.deallocate()
+        keyTexts?.deallocate()
+    }
+
+    /// Gives this cell its table of key texts.
+    func makeKeyTexts() {
+        let texts = UnsafeMutableBufferPointer<KeyText>.allocate(capacity: 16)
+        texts.initialize(repeating: KeyText())
+        keyTexts = texts
+    }
+
+    /// Remembers `text`, a key's text just written, for the key whose byte is `tag`.
+    func remember(_ text: UnsafeBufferPointer<UInt8>, tag: Int) {
+        guard var texts = keyTexts, text.count <= JSONStreamState.keyTextCapacity else { return }
+        if tag >= texts.count {
+            let grown = UnsafeMutableBufferPointer<KeyText>.allocate(capacity: 256)
+            grown.initialize(repeating: KeyText())
+            _ = grown.update(fromContentsOf: texts)
+            texts.deallocate()
+            texts = grown
+            keyTexts = grown
+            info.pointee.keyTexts = grown
+        }
+        let (bit, isASCII) = JSONStreamState.keyBit(of: text)
+        texts[tag].seenBit = bit
+        texts[tag].isASCII = isASCII
+        withUnsafeMutableBytes(of: &texts[tag].text) { bytes in
+            bytes.baseAddress.unsafelyUnwrapped.copyMemory(from: text.baseAddress.unsafelyUnwrapped, byteCount: text.count)
+        }
+        texts[tag].length = text.count
     }
 }

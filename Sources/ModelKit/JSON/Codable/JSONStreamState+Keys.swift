@@ -55,6 +55,37 @@ extension JSONStreamState {
         return noteKey(start: start, bit: entry.pointee.seenBit, isASCII: entry.pointee.isASCII)
     }
 
+    /// The bit of a key's text (quoted, with its colon) in a frame's
+    /// `seenKeys`, by a hash of its bytes, and whether it is ASCII.
+    static func keyBit(of text: UnsafeBufferPointer<UInt8>) -> (bit: UInt64, isASCII: Bool) {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        var high: UInt8 = 0
+        for byte in text {
+            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3
+            high |= byte
+        }
+        return (1 << (hash >> 58), high < 0x80)
+    }
+
+    /// Starts the top frame's next member, in compact output, with the
+    /// remembered key `entry`: the comma and the key's text in one copy,
+    /// then the repeat check; `false`, with the running record failed, when it may repeat a key.
+    @inline(__always)
+    func writeMember(_ entry: UnsafeMutablePointer<KeyedContainerCell.KeyText>) -> Bool {
+        let frame = top
+        let writer = writerPointer
+        writer.pointee.reserve(JSONStreamState.keyTextCapacity &+ 1)
+        let start = writer.pointee.count
+        let target = writer.pointee.buffer + start
+        target.pointee = JSONByte.comma
+        let comma = frame.pointee.members > 0 ? 1 : 0
+        frame.pointee.members &+= 1
+        UnsafeMutableRawPointer(target + comma).storeBytes(
+            of: entry.pointee.text, as: (SIMD16<UInt8>, SIMD16<UInt8>, SIMD16<UInt8>).self)
+        writer.pointee.count = start &+ comma &+ entry.pointee.length
+        return noteKey(start: start &+ comma, bit: entry.pointee.seenBit, isASCII: entry.pointee.isASCII)
+    }
+
     /// Records the key just written from `start` in the top frame; `false` when it may repeat one.
     @inline(__always)
     private func noteKey(start: Int, bit: UInt64, isASCII: Bool) -> Bool {
@@ -111,14 +142,7 @@ extension JSONStreamState {
             writerPointer.pointee.append(JSONByte.colon)
         }
         let text = UnsafeBufferPointer(start: writerPointer.pointee.buffer + start, count: writerPointer.pointee.count - start)
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        var high: UInt8 = 0
-        for byte in text {
-            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3
-            high |= byte
-        }
-        let bit: UInt64 = 1 << (hash >> 58)
-        let isASCII = high < 0x80
+        let (bit, isASCII) = JSONStreamState.keyBit(of: text)
         guard MemoryLayout<String>.size == 16 else { return (bit, isASCII) }
         var table = converting ? snakeKeyTable : keyTable
         if table == nil {

@@ -36,6 +36,8 @@ final class JSONStreamState {
     let writerPointer: UnsafeMutablePointer<JSONWriter>
     let core: UnsafeMutablePointer<StreamCore>
     let convertsKeys: Bool
+    /// Whether cached containers of small key types remember their keys' texts: for compact output.
+    let usesKeyTexts: Bool
 
     /// One open container or value slot.
     struct Frame {
@@ -102,6 +104,7 @@ final class JSONStreamState {
     init(_ options: JSONEncodingState, writer: JSONWriter) {
         self.options = options
         convertsKeys = !options.usesDefaultKeys
+        usesKeyTexts = !writer.options.prettyPrinted
         writerPointer = .allocate(capacity: 1)
         writerPointer.initialize(to: writer)
         core = .allocate(capacity: 1)
@@ -533,7 +536,9 @@ final class JSONStreamState {
         var index = 0
         while index < count {
             if cache[index].type == type, isKnownUniquelyReferenced(&cache[index].box) {
-                cache[index].cell.info.pointee = info
+                let cell = cache[index].cell
+                cell.info.pointee = info
+                if usesKeyTexts, !info.convertsKeys { cell.info.pointee.keyTexts = cell.keyTexts }
                 step.pointee.cachedContainer = index
                 // The entry was made for `Key`; only the reference is cast, with no check in release builds.
                 let loader = unsafeDowncast(
@@ -555,6 +560,10 @@ final class JSONStreamState {
             core.pointee.keyedContainerCount = count &+ 1
             step.pointee.cachedContainer = count
             cell.info.pointee.keeper = keepsPath ? encoder : nil
+            if usesKeyTexts, MemoryLayout<Key>.size <= 1 {
+                cell.makeKeyTexts()
+                if !info.convertsKeys { cell.info.pointee.keyTexts = cell.keyTexts }
+            }
         }
         return container
     }

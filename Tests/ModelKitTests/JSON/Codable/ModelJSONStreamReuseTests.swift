@@ -141,3 +141,71 @@ import Testing
         }
     }
 }
+
+/// Cached containers whose key type is one byte (an enum) write each key's
+/// text remembered by the key's byte. Keys that need escapes, keys outside
+/// ASCII (two of them canonically equal), a key too long to remember, and
+/// repeated keys, in objects encoded again and again, give the tree's output.
+@Suite struct ModelJSONStreamKeyTextTests {
+    enum OddKeys: String, CodingKey {
+        case plain
+        case quote = "a\"b"
+        case slash = "a/b"
+        case control = "tab\there"
+        case accent = "caf\u{E9}"
+        case decomposed = "cafe\u{301}"
+        case emoji = "😀"
+        case long = "a key far longer than the forty-eight bytes a remembered key text may have"
+        case snakeMe = "someKeyName"
+    }
+
+    /// Writes `keys` in order, each with its position as the value.
+    struct Object: Encodable {
+        let keys: [OddKeys]
+        func encode(to encoder: any Encoder) throws {
+            var keyed = encoder.container(keyedBy: OddKeys.self)
+            for (position, key) in keys.enumerated() { try keyed.encode(position, forKey: key) }
+        }
+    }
+
+    /// `keys`, then the expected compact output of one object (default settings).
+    static let cases: [([OddKeys], String)] = [
+        ([.plain, .snakeMe], #"{"plain":0,"someKeyName":1}"#),
+        ([.quote, .slash, .control], #"{"a\"b":0,"a\/b":1,"tab\there":2}"#),
+        ([.accent, .emoji], "{\"caf\u{E9}\":0,\"😀\":1}"),
+        ([.long, .plain, .long], #"{"a key far longer than the forty-eight bytes a remembered key text may have":2,"plain":1}"#),
+        ([.plain, .quote, .plain], #"{"plain":2,"a\"b":1}"#),
+        ([.snakeMe, .snakeMe], #"{"someKeyName":1}"#),
+        // Canonically equal `String`s of different lengths: the tree keeps both.
+        ([.accent, .decomposed], "{\"caf\u{E9}\":0,\"cafe\u{301}\":1}"),
+        ([.decomposed, .plain, .decomposed], "{\"cafe\u{301}\":2,\"plain\":1}"),
+        ([.emoji, .plain, .emoji, .slash], #"{"😀":2,"plain":1,"a\/b":3}"#),
+        ([], "{}"),
+    ]
+
+    @Test(arguments: 0..<cases.count)
+    func oneByteKeysGiveTheTreesOutput(index: Int) throws {
+        let (keys, expected) = Self.cases[index]
+        // Many objects of the one key type, so that the container and its key texts are reused.
+        let objects = Array(repeating: Object(keys: keys), count: 5)
+        let text = String(decoding: try ModelJSONEncoder().encode(objects), as: UTF8.self)
+        #expect(text == "[" + Array(repeating: expected, count: 5).joined(separator: ",") + "]")
+        for (_, encoder) in ModelJSONStreamingTests.settings {
+            ModelJSONStreamingTests.agree(objects, encoder)
+            ModelJSONStreamingTests.agree([Object(keys: [.plain, .quote]), Object(keys: keys), Object(keys: keys)], encoder)
+        }
+    }
+
+    /// The same key type, written first with its keys converted (a key strategy), never shares texts with plain output.
+    @Test func convertedAndPrettyOutputsAreExact() throws {
+        var snake = ModelJSONEncoder()
+        snake.keyEncodingStrategy = .convertToSnakeCase
+        let objects = Array(repeating: Object(keys: [.snakeMe, .plain]), count: 3)
+        let snakeText = String(decoding: try snake.encode(objects), as: UTF8.self)
+        #expect(snakeText == #"[{"some_key_name":0,"plain":1},{"some_key_name":0,"plain":1},{"some_key_name":0,"plain":1}]"#)
+        var pretty = ModelJSONEncoder()
+        pretty.outputFormatting = [.prettyPrinted, .withoutEscapingSlashes]
+        let prettyText = String(decoding: try pretty.encode([Object(keys: [.slash, .plain])]), as: UTF8.self)
+        #expect(prettyText == "[\n  {\n    \"a/b\": 0,\n    \"plain\": 1\n  }\n]")
+    }
+}
