@@ -228,19 +228,19 @@ final class KeyedContainerCell {
         var record: Int32
         var recordSerial: UInt32
         var convertsKeys: Bool
-        /// ``KeyedContainerCell/keyTexts`` while the container writes compact
-        /// text with the keys as they are; `nil` otherwise.
+        /// `ownKeyTexts` while the container writes compact text with the
+        /// keys as they are; `nil` otherwise.
         var keyTexts: UnsafeMutableBufferPointer<KeyText>? = nil
+        /// For a cached container whose key type is at most one byte (a
+        /// synthesized `CodingKeys`, an enum without payloads), the compact
+        /// text of each key met, by that byte, in memory the cell owns: the
+        /// same key is written again by copying its text, without asking the
+        /// key for its `stringValue` (of a value of one byte, taken to be the
+        /// same throughout one encode).
+        var ownKeyTexts: UnsafeMutableBufferPointer<KeyText>? = nil
     }
 
     let info: UnsafeMutablePointer<Info>
-
-    /// For a cached container whose key type is at most one byte (a
-    /// synthesized `CodingKeys`, an enum without payloads), the compact text
-    /// of each key met, by that byte: the same key is written again by
-    /// copying its text, without asking the key for its `stringValue` (of a
-    /// value of one byte, taken to be the same throughout one encode).
-    private(set) var keyTexts: UnsafeMutableBufferPointer<KeyText>?
 
     init(_ info: Info) {
         self.info = .allocate(capacity: 1)
@@ -248,28 +248,28 @@ final class KeyedContainerCell {
     }
 
     deinit {
+        info.pointee.ownKeyTexts?.deallocate()
         info.deinitialize(count: 1)
         info.deallocate()
-        keyTexts?.deallocate()
     }
 
     /// Gives this cell its table of key texts.
     func makeKeyTexts() {
         let texts = UnsafeMutableBufferPointer<KeyText>.allocate(capacity: 16)
         texts.initialize(repeating: KeyText())
-        keyTexts = texts
+        info.pointee.ownKeyTexts = texts
     }
 
     /// Remembers `text`, a key's text just written, for the key whose byte is `tag`.
     func remember(_ text: UnsafeBufferPointer<UInt8>, tag: Int) {
-        guard var texts = keyTexts, text.count <= JSONStreamState.keyTextCapacity else { return }
+        guard var texts = info.pointee.ownKeyTexts, text.count <= JSONStreamState.keyTextCapacity else { return }
         if tag >= texts.count {
             let grown = UnsafeMutableBufferPointer<KeyText>.allocate(capacity: 256)
             grown.initialize(repeating: KeyText())
             _ = grown.update(fromContentsOf: texts)
             texts.deallocate()
             texts = grown
-            keyTexts = grown
+            info.pointee.ownKeyTexts = grown
             info.pointee.keyTexts = grown
         }
         let (bit, isASCII) = JSONStreamState.keyBit(of: text)

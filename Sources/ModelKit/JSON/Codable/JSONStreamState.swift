@@ -434,7 +434,7 @@ final class JSONStreamState {
         if cached >= 0 {
             encoder.step.pointee.cachedContainer = -1
             if !isKnownUniquelyReferenced(&core.pointee.keyedContainers[cached].box) {
-                core.pointee.keyedContainers[cached].cell.info.pointee.keeper = encoder
+                core.pointee.keyedContainers[cached].info.pointee.keeper = encoder
             }
         }
         guard isKnownUniquelyReferenced(&encoder) else {
@@ -481,6 +481,8 @@ final class JSONStreamState {
         var type: ObjectIdentifier
         var box: NativeObjectReference
         var cell: KeyedContainerCell
+        /// `cell.info`.
+        var info: UnsafeMutablePointer<KeyedContainerCell.Info>
         /// Gives `box` as the `KeyedEncodingContainer` it is: a
         /// ``TypedKeyedContainerLoader`` of the entry's container type.
         var loader: KeyedContainerLoader
@@ -526,29 +528,41 @@ final class JSONStreamState {
         let keepsPath = !step.pointee.isLevelEncoder || step.pointee.cachedContainer >= 0
         if step.pointee.isLevelEncoder, step.pointee.cachedContainer >= 0 {
             // A second container of the record: the first may be held.
-            cache[step.pointee.cachedContainer].cell.info.pointee.keeper = encoder
+            cache[step.pointee.cachedContainer].info.pointee.keeper = encoder
         }
-        let info = KeyedContainerCell.Info(
-            path: encoder, keeper: keepsPath ? encoder : nil, frameIndex: step.pointee.frameIndex,
-            frameSerial: step.pointee.frameSerial, record: step.pointee.record,
-            recordSerial: step.pointee.recordSerial, convertsKeys: convertsKeys && !step.pointee.keepsKeys)
+        let converts = convertsKeys && !step.pointee.keepsKeys
         let type = ObjectIdentifier(Key.self)
         var index = 0
         while index < count {
-            if cache[index].type == type, isKnownUniquelyReferenced(&cache[index].box) {
-                let cell = cache[index].cell
-                cell.info.pointee = info
-                if usesKeyTexts, !info.convertsKeys { cell.info.pointee.keyTexts = cell.keyTexts }
+            let entry = cache + index
+            if entry.pointee.type == type, isKnownUniquelyReferenced(&entry.pointee.box) {
+                // Field by field: no copy of the whole, which would retain and release.
+                let info = entry.pointee.info
+                info.pointee.path = encoder
+                if keepsPath {
+                    info.pointee.keeper = encoder
+                } else if info.pointee.keeper != nil {
+                    info.pointee.keeper = nil
+                }
+                info.pointee.frameIndex = step.pointee.frameIndex
+                info.pointee.frameSerial = step.pointee.frameSerial
+                info.pointee.record = step.pointee.record
+                info.pointee.recordSerial = step.pointee.recordSerial
+                info.pointee.convertsKeys = converts
+                info.pointee.keyTexts = converts ? nil : info.pointee.ownKeyTexts
                 step.pointee.cachedContainer = index
                 // The entry was made for `Key`; only the reference is cast, with no check in release builds.
                 let loader = unsafeDowncast(
-                    cache[index].loader, to: TypedKeyedContainerLoader<KeyedEncodingContainer<Key>>.self)
-                return loader.container(in: cache + index)
+                    entry.pointee.loader, to: TypedKeyedContainerLoader<KeyedEncodingContainer<Key>>.self)
+                return loader.container(in: entry)
             }
             index &+= 1
         }
+        let info = KeyedContainerCell.Info(
+            path: encoder, keeper: encoder, frameIndex: step.pointee.frameIndex,
+            frameSerial: step.pointee.frameSerial, record: step.pointee.record,
+            recordSerial: step.pointee.recordSerial, convertsKeys: converts)
         let cell = KeyedContainerCell(info)
-        cell.info.pointee.keeper = encoder
         let container = KeyedEncodingContainer(JSONStreamKeyedContainer<Key>(state: self, cell: cell))
         if count < JSONStreamState.keyedContainerCapacity,
             MemoryLayout<KeyedEncodingContainer<Key>>.size == MemoryLayout<NativeObjectReference>.size
@@ -556,13 +570,13 @@ final class JSONStreamState {
             (cache + count).initialize(
                 to: CachedKeyedContainer(
                     type: type, box: unsafeBitCast(container, to: NativeObjectReference.self), cell: cell,
-                    loader: TypedKeyedContainerLoader<KeyedEncodingContainer<Key>>()))
+                    info: cell.info, loader: TypedKeyedContainerLoader<KeyedEncodingContainer<Key>>()))
             core.pointee.keyedContainerCount = count &+ 1
             step.pointee.cachedContainer = count
             cell.info.pointee.keeper = keepsPath ? encoder : nil
             if usesKeyTexts, MemoryLayout<Key>.size <= 1 {
                 cell.makeKeyTexts()
-                if !info.convertsKeys { cell.info.pointee.keyTexts = cell.keyTexts }
+                if !converts { cell.info.pointee.keyTexts = cell.info.pointee.ownKeyTexts }
             }
         }
         return container
