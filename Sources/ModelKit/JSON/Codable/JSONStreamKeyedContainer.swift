@@ -44,11 +44,21 @@ struct JSONStreamKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol 
     @inline(__always)
     private func begin(_ key: Key) -> Bool {
         let info = cell.info
-        guard state.core.pointee.topSerial == info.pointee.frameSerial
+        return claim(info) && startMember(key, info)
+    }
+
+    /// Claims the container's frame for writing; `false` when the stream must leave it.
+    @inline(__always)
+    private func claim(_ info: UnsafeMutablePointer<KeyedContainerCell.Info>) -> Bool {
+        state.core.pointee.topSerial == info.pointee.frameSerial
             || state.claim(
                 info.pointee.frameIndex, info.pointee.frameSerial, record: info.pointee.record,
                 recordSerial: info.pointee.recordSerial)
-        else { return false }
+    }
+
+    /// Writes the comma, line and `key` in the claimed frame; `false`, with the record failed, when it may repeat a key.
+    @inline(__always)
+    private func startMember(_ key: Key, _ info: UnsafeMutablePointer<KeyedContainerCell.Info>) -> Bool {
         if let texts = info.pointee.keyTexts {
             // A key of at most one byte (see ``KeyedContainerCell/keyTexts``): its text by that byte.
             let tag = MemoryLayout<Key>.size == 0 ? 0 : Int(unsafeBitCast(key, to: UInt8.self))
@@ -113,16 +123,14 @@ struct JSONStreamKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol 
         case ObjectIdentifier(Double.self): return try encode(unsafeBitCast(value, to: Double.self), forKey: key)
         default: break
         }
-        guard state.core.pointee.topSerial == frameSerial
-            || state.claim(frameIndex, frameSerial, record: record, recordSerial: recordSerial)
-        else { return }
+        let info = cell.info
+        guard claim(info) else { return }
         let mark = state.mark()
-        state.startMember()
-        guard state.writeKey(key.stringValue, converting: convertsKeys) else { return }
+        guard startMember(key, info) else { return }
         do {
             try withUnsafePointer(to: key) { address in
                 try state.encodeOther(
-                    value, depth: mark.frame.depth &+ 1, parent: path,
+                    value, depth: mark.frame.depth &+ 1, parent: info.pointee.path ?? path,
                     key: BorrowedKey(type: Key.self, address: UnsafeRawPointer(address)), index: -1)
             }
         } catch {
