@@ -93,6 +93,8 @@ final class JSONStreamState {
         /// For each record level, the encoder its last record used, kept for
         /// the next when nobody else held it (see ``recycle(_:level:)``); `nil` for none.
         var levelEncoders: UnsafeMutablePointer<JSONStreamEncoder?>
+        /// The levels below which `levelEncoders` may hold an encoder.
+        var levelEncoderCount = 0
         /// Keyed containers handed out by encoders, for reuse (see ``keyedContainer(_:for:)``);
         /// in memory of its own, so that the uniqueness of each box is checked in place.
         var keyedContainers: UnsafeMutablePointer<CachedKeyedContainer>
@@ -447,6 +449,7 @@ final class JSONStreamState {
             return
         }
         (core.pointee.levelEncoders + level).pointee = encoder
+        if level >= core.pointee.levelEncoderCount { core.pointee.levelEncoderCount = level &+ 1 }
     }
 
     @inline(never)
@@ -459,7 +462,8 @@ final class JSONStreamState {
     /// Lets the encoders kept for reuse go (they hold the state).
     func releaseEncoders() {
         let encoders = core.pointee.levelEncoders
-        for level in 0..<core.pointee.recordCapacity { encoders[level] = nil }
+        for level in 0..<core.pointee.levelEncoderCount { encoders[level] = nil }
+        core.pointee.levelEncoderCount = 0
     }
 
     static func makeLevelEncoders(capacity: Int) -> UnsafeMutablePointer<JSONStreamEncoder?> {
@@ -485,7 +489,9 @@ final class JSONStreamState {
         var info: UnsafeMutablePointer<KeyedContainerCell.Info>
         /// Gives `box` as the `KeyedEncodingContainer` it is: a
         /// ``TypedKeyedContainerLoader`` of the entry's container type.
-        var loader: KeyedContainerLoader
+        /// Made when the entry is first handed out again (a value encoded
+        /// once per run does not pay for it), with the cell's key texts.
+        var loader: KeyedContainerLoader?
     }
 
     /// The base of ``TypedKeyedContainerLoader``, under which cache entries of any key type hold theirs.
@@ -552,9 +558,9 @@ final class JSONStreamState {
                 info.pointee.keyTexts = converts ? nil : info.pointee.ownKeyTexts
                 step.pointee.cachedContainer = index
                 // The entry was made for `Key`; only the reference is cast, with no check in release builds.
-                let loader = unsafeDowncast(
-                    entry.pointee.loader, to: TypedKeyedContainerLoader<KeyedEncodingContainer<Key>>.self)
-                return loader.container(in: entry)
+                guard let loader = entry.pointee.loader else { return firstReuse(of: entry, Key.self) }
+                return unsafeDowncast(loader, to: TypedKeyedContainerLoader<KeyedEncodingContainer<Key>>.self)
+                    .container(in: entry)
             }
             index &+= 1
         }
@@ -570,16 +576,29 @@ final class JSONStreamState {
             (cache + count).initialize(
                 to: CachedKeyedContainer(
                     type: type, box: unsafeBitCast(container, to: NativeObjectReference.self), cell: cell,
-                    info: cell.info, loader: TypedKeyedContainerLoader<KeyedEncodingContainer<Key>>()))
+                    info: cell.info, loader: nil))
             core.pointee.keyedContainerCount = count &+ 1
             step.pointee.cachedContainer = count
             cell.info.pointee.keeper = keepsPath ? encoder : nil
-            if usesKeyTexts, MemoryLayout<Key>.size <= 1 {
-                cell.makeKeyTexts()
-                if !converts { cell.info.pointee.keyTexts = cell.info.pointee.ownKeyTexts }
-            }
         }
         return container
+    }
+
+    /// The container of `entry`, handed out again for the first time: makes
+    /// its loader and, for a key type of at most one byte in compact output, its key texts.
+    @inline(never)
+    private func firstReuse<Key: CodingKey>(of entry: UnsafeMutablePointer<CachedKeyedContainer>, _: Key.Type)
+        -> KeyedEncodingContainer<Key>
+    {
+        let loader = TypedKeyedContainerLoader<KeyedEncodingContainer<Key>>()
+        entry.pointee.loader = loader
+        if usesKeyTexts, MemoryLayout<Key>.size <= 1 {
+            entry.pointee.cell.makeKeyTexts()
+            if !entry.pointee.info.pointee.convertsKeys {
+                entry.pointee.info.pointee.keyTexts = entry.pointee.info.pointee.ownKeyTexts
+            }
+        }
+        return loader.container(in: entry)
     }
 
     static let keyedContainerCapacity = 32
