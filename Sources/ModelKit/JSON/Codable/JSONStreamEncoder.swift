@@ -34,6 +34,7 @@ struct StreamStep {
 class StreamPathNode {
     final let step: UnsafeMutablePointer<StreamStep>
 
+    @inline(__always)
     init(parent: StreamPathNode?, key: (any CodingKey)?, index: Int) {
         step = .allocate(capacity: 1)
         step.initialize(to: StreamStep(parent: parent, parentKeeper: parent, key: key, index: index))

@@ -92,7 +92,8 @@ final class JSONStreamState {
         var isTooDeep = false
         /// For each record level, the encoder its last record used, kept for
         /// the next when nobody else held it (see ``recycle(_:level:)``); `nil` for none.
-        var levelEncoders: UnsafeMutablePointer<JSONStreamEncoder?>
+        /// Made for the first record below the root, with `recordCapacity` slots.
+        var levelEncoders: UnsafeMutablePointer<JSONStreamEncoder?>?
         /// The levels below which `levelEncoders` may hold an encoder.
         var levelEncoderCount = 0
         /// Keyed containers handed out by encoders, for reuse (see ``keyedContainer(_:for:)``);
@@ -114,7 +115,6 @@ final class JSONStreamState {
             to: StreamCore(
                 frames: .allocate(capacity: 64), frameCapacity: 64, records: .allocate(capacity: 32),
                 recordCapacity: 32, keyOffsets: .allocate(capacity: 256), keyCapacity: 256,
-                levelEncoders: JSONStreamState.makeLevelEncoders(capacity: 32),
                 keyedContainers: .allocate(capacity: JSONStreamState.keyedContainerCapacity)))
     }
 
@@ -129,7 +129,7 @@ final class JSONStreamState {
         core.pointee.frames.deallocate()
         core.pointee.records.deallocate()
         releaseEncoders()
-        core.pointee.levelEncoders.deallocate()
+        core.pointee.levelEncoders?.deallocate()
         core.pointee.keyOffsets.deallocate()
         releaseKeyedContainers()
         core.pointee.keyedContainers.deallocate()
@@ -380,7 +380,7 @@ final class JSONStreamState {
         self.frame(frame.index).pointee.record = Int32(truncatingIfNeeded: level)
         // The encoder of this level's last record, when nothing kept it; taken
         // out of its slot while the record runs, so that the uniqueness checks see only the code's references.
-        let slot = core.pointee.levelEncoders + level
+        let slot = (core.pointee.levelEncoders ?? makeLevelEncoders()) + level
         var encoder = slot.move() ?? makeLevelEncoder()
         slot.initialize(to: nil)
         let step = encoder.step
@@ -448,7 +448,7 @@ final class JSONStreamState {
             encoder.step.pointee.parentKeeper = encoder.step.pointee.parent
             return
         }
-        (core.pointee.levelEncoders + level).pointee = encoder
+        (core.pointee.levelEncoders.unsafelyUnwrapped + level).pointee = encoder
         if level >= core.pointee.levelEncoderCount { core.pointee.levelEncoderCount = level &+ 1 }
     }
 
@@ -461,9 +461,20 @@ final class JSONStreamState {
 
     /// Lets the encoders kept for reuse go (they hold the state).
     func releaseEncoders() {
-        let encoders = core.pointee.levelEncoders
-        for level in 0..<core.pointee.levelEncoderCount { encoders[level] = nil }
+        guard let encoders = core.pointee.levelEncoders else { return }
+        var level = 0
+        while level < core.pointee.levelEncoderCount {
+            encoders[level] = nil
+            level &+= 1
+        }
         core.pointee.levelEncoderCount = 0
+    }
+
+    @inline(never)
+    private func makeLevelEncoders() -> UnsafeMutablePointer<JSONStreamEncoder?> {
+        let encoders = JSONStreamState.makeLevelEncoders(capacity: core.pointee.recordCapacity)
+        core.pointee.levelEncoders = encoders
+        return encoders
     }
 
     static func makeLevelEncoders(capacity: Int) -> UnsafeMutablePointer<JSONStreamEncoder?> {
@@ -605,7 +616,13 @@ final class JSONStreamState {
 
     /// Lets the cached containers go (they hold the state).
     func releaseKeyedContainers() {
-        core.pointee.keyedContainers.deinitialize(count: core.pointee.keyedContainerCount)
+        // One by one: `deinitialize(count:)` of many goes through the type's value witnesses.
+        let entries = core.pointee.keyedContainers
+        var index = 0
+        while index < core.pointee.keyedContainerCount {
+            (entries + index).deinitialize(count: 1)
+            index &+= 1
+        }
         core.pointee.keyedContainerCount = 0
     }
 
@@ -645,10 +662,12 @@ final class JSONStreamState {
         records.moveInitialize(from: core.pointee.records, count: core.pointee.recordCount)
         core.pointee.records.deallocate()
         core.pointee.records = records
-        let encoders = JSONStreamState.makeLevelEncoders(capacity: capacity)
-        encoders.moveUpdate(from: core.pointee.levelEncoders, count: core.pointee.recordCapacity)
-        core.pointee.levelEncoders.deallocate()
-        core.pointee.levelEncoders = encoders
+        if let old = core.pointee.levelEncoders {
+            let encoders = JSONStreamState.makeLevelEncoders(capacity: capacity)
+            encoders.moveUpdate(from: old, count: core.pointee.recordCapacity)
+            old.deallocate()
+            core.pointee.levelEncoders = encoders
+        }
         core.pointee.recordCapacity = capacity
     }
 
