@@ -91,7 +91,7 @@ final class JSONStreamState {
         /// Whether a container is past the nesting limit, reported at the end.
         var isTooDeep = false
         /// For each record level, the encoder its last record used, kept for
-        /// the next when nobody else held it (see ``recycle(_:level:)``); `nil` for none.
+        /// the next when nobody else held it (see ``recycle(level:)``); `nil` for none.
         /// Made for the first record below the root, with `recordCapacity` slots.
         var levelEncoders: UnsafeMutablePointer<JSONStreamEncoder?>?
         /// The levels below which `levelEncoders` may hold an encoder.
@@ -380,9 +380,12 @@ final class JSONStreamState {
         self.frame(frame.index).pointee.record = Int32(truncatingIfNeeded: level)
         // The encoder of this level's last record, when nothing kept it; taken
         // out of its slot while the record runs, so that the uniqueness checks see only the code's references.
+        // The encoder of this level's last record, when nothing kept it. It
+        // stays in its slot, which holds the one reference the stream needs,
+        // so that the uniqueness check at the end sees only the code's others.
         let slot = (core.pointee.levelEncoders ?? makeLevelEncoders()) + level
-        var encoder = slot.move() ?? makeLevelEncoder()
-        slot.initialize(to: nil)
+        if slot.pointee == nil { slot.pointee = makeLevelEncoder(level: level) }
+        unowned(unsafe) let encoder = slot.pointee.unsafelyUnwrapped
         let step = encoder.step
         step.pointee.parent = parent
         step.pointee.borrowedKey = key
@@ -401,11 +404,11 @@ final class JSONStreamState {
         } catch {
             core.pointee.recordCount = level
             guard core.pointee.failedLevel <= level else {
-                recycle(&encoder, level: level)
+                recycle(level: level)
                 throw error
             }
             let key = encoder.ownKey
-            recycle(&encoder, level: level)
+            recycle(level: level)
             // A failed record's outcome is the tree's, error or not.
             if try finishFailed(value, frame: frame.index, level: level, depth: depth, parent: parent, key: key, index: index)
             {
@@ -416,22 +419,25 @@ final class JSONStreamState {
         core.pointee.recordCount = level
         if core.pointee.failedLevel <= level {
             let key = encoder.ownKey
-            recycle(&encoder, level: level)
+            recycle(level: level)
             try finishFailed(value, frame: frame.index, level: level, depth: depth, parent: parent, key: key, index: index)
             return
         }
-        recycle(&encoder, level: level)
+        recycle(level: level)
         while core.pointee.frameCount > Int(frame.index) { closeTop() }
         refreshTop()
     }
 
-    /// Puts `encoder`, whose record at `level` has ended, back in its
-    /// level's slot when nothing else holds it. What the code still holds
+    /// Keeps the encoder of `level`, whose record has ended, for the level's
+    /// next record when nothing else holds it. What the code still holds
     /// (the encoder, or the cached container it handed out) may be asked
     /// for its coding path later, so it keeps its path from then on, and the
-    /// encoder is not reused.
+    /// encoder leaves the slot.
     @inline(__always)
-    private func recycle(_ encoder: inout JSONStreamEncoder, level: Int) {
+    private func recycle(level: Int) {
+        // Found again: deeper records may have moved the slots (`growRecords`).
+        let slot = core.pointee.levelEncoders.unsafelyUnwrapped + level
+        unowned(unsafe) let encoder = slot.pointee.unsafelyUnwrapped
         let cached = encoder.step.pointee.cachedContainer
         if cached >= 0 {
             encoder.step.pointee.cachedContainer = -1
@@ -439,23 +445,22 @@ final class JSONStreamState {
                 core.pointee.keyedContainers[cached].info.pointee.keeper = encoder
             }
         }
-        guard isKnownUniquelyReferenced(&encoder) else {
-            // Kept by the code: box its key while its address is good, and keep its parent.
-            if let key = encoder.step.pointee.borrowedKey {
-                encoder.step.pointee.key = key.key
-                encoder.step.pointee.borrowedKey = nil
-            }
-            encoder.step.pointee.parentKeeper = encoder.step.pointee.parent
-            return
+        if isKnownUniquelyReferenced(&slot.pointee) { return }
+        // Kept by the code: box its key while its address is good, and keep its parent.
+        let kept = slot.pointee.unsafelyUnwrapped
+        if let key = kept.step.pointee.borrowedKey {
+            kept.step.pointee.key = key.key
+            kept.step.pointee.borrowedKey = nil
         }
-        (core.pointee.levelEncoders.unsafelyUnwrapped + level).pointee = encoder
-        if level >= core.pointee.levelEncoderCount { core.pointee.levelEncoderCount = level &+ 1 }
+        kept.step.pointee.parentKeeper = kept.step.pointee.parent
+        slot.pointee = nil
     }
 
     @inline(never)
-    private func makeLevelEncoder() -> JSONStreamEncoder {
+    private func makeLevelEncoder(level: Int) -> JSONStreamEncoder {
         let encoder = JSONStreamEncoder(state: self, parent: nil, key: nil, index: -1, keepsKeys: false)
         encoder.step.pointee.isLevelEncoder = true
+        if level >= core.pointee.levelEncoderCount { core.pointee.levelEncoderCount = level &+ 1 }
         return encoder
     }
 

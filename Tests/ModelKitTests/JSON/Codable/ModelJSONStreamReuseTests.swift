@@ -209,3 +209,35 @@ import Testing
         #expect(prettyText == "[\n  {\n    \"a/b\": 0,\n    \"plain\": 1\n  }\n]")
     }
 }
+
+/// Records nested deeper than the stream's first allocation of record
+/// levels (32), so that the encoders' slots move while records run, then
+/// encoded again at every level.
+@Suite struct ModelJSONStreamDeepRecordTests {
+    final class Chain: Encodable {
+        let depth: Int
+        let next: Chain?
+        init(depth: Int) {
+            self.depth = depth
+            next = depth > 0 ? Chain(depth: depth - 1) : nil
+        }
+        enum CodingKeys: String, CodingKey { case depth, next }
+        func encode(to encoder: any Encoder) throws {
+            var keyed = encoder.container(keyedBy: CodingKeys.self)
+            try keyed.encode(depth, forKey: .depth)
+            try keyed.encodeIfPresent(next, forKey: .next)
+        }
+    }
+
+    static func expected(_ depth: Int) -> String {
+        depth == 0 ? #"{"depth":0}"# : #"{"depth":\#(depth),"next":"# + expected(depth - 1) + "}"
+    }
+
+    @Test(arguments: [31, 32, 33, 70])
+    func deepRecordsTwice(depth: Int) throws {
+        let chains = [Chain(depth: depth), Chain(depth: depth)]
+        let text = String(decoding: try ModelJSONEncoder().encode(chains), as: UTF8.self)
+        #expect(text == "[" + Self.expected(depth) + "," + Self.expected(depth) + "]")
+        for (_, encoder) in ModelJSONStreamingTests.settings { ModelJSONStreamingTests.agree(chains, encoder) }
+    }
+}
