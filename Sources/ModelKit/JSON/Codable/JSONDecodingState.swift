@@ -24,6 +24,10 @@ final class JSONDecodingState {
     /// For strings with escapes, and numbers that need the full conversion.
     var reader: JSONReader
     private var isOpen = true
+    /// Keyed containers handed out, to hand out again once nothing else holds them.
+    private let keyedContainers: UnsafeMutablePointer<CachedKeyedContainer>
+    private var keyedContainerCount = 0
+    static let keyedContainerCapacity = 16
 
     /// - Parameters:
     ///   - reading: the reader's options, for values read with it.
@@ -41,9 +45,70 @@ final class JSONDecodingState {
         self.options = options
         self.userInfo = options.userInfo
         if case .useDefaultKeys = options.keyDecodingStrategy { usesDefaultKeys = true } else { usesDefaultKeys = false }
+        keyedContainers = .allocate(capacity: JSONDecodingState.keyedContainerCapacity)
     }
 
-    func close() { isOpen = false }
+    deinit {
+        keyedContainers.deinitialize(count: keyedContainerCount)
+        keyedContainers.deallocate()
+    }
+
+    /// Ends the run: the decoders and containers handed out stop working,
+    /// and the cached containers (which hold the state) are let go.
+    func close() {
+        isOpen = false
+        keyedContainers.deinitialize(count: keyedContainerCount)
+        keyedContainerCount = 0
+    }
+
+    /// A keyed container handed out, and its cursor.
+    ///
+    /// The box (of the standard library's class, which wraps a
+    /// ``JSONTapeKeyedContainer``) is held as a ``NativeObjectReference``: its
+    /// class cannot be named, and `isKnownUniquelyReferenced` of an
+    /// `AnyObject` answers `false` on Linux even for a unique object.
+    /// Retaining, releasing and the uniqueness check read only the object's
+    /// header, the same for every native Swift object.
+    struct CachedKeyedContainer {
+        let type: ObjectIdentifier
+        /// The `KeyedDecodingContainer`'s box, the one reference it holds.
+        var box: NativeObjectReference
+        let cursor: UnsafeMutablePointer<JSONObjectCursor>
+    }
+
+    /// The static type under which a box of unnameable class is held; never made.
+    final class NativeObjectReference {
+        private init() {}
+    }
+
+    /// A keyed container over the object at `index`: one handed out before
+    /// for the same key type, if nothing holds it any more (making one costs
+    /// two generic metadata lookups and two allocations), else a new one.
+    func keyedContainer<Key: CodingKey>(
+        _: Key.Type, index: Int, path: CodingPathNode?, keepsKeys: Bool
+    ) -> KeyedDecodingContainer<Key> {
+        let type = ObjectIdentifier(Key.self)
+        let cache = keyedContainers
+        let count = keyedContainerCount
+        var slot = 0
+        while slot < count {
+            if cache[slot].type == type, isKnownUniquelyReferenced(&cache[slot].box) {
+                cache[slot].cursor.pointee.reset(state: self, index: index, path: path, keepsKeys: keepsKeys)
+                return unsafeBitCast(cache[slot].box, to: KeyedDecodingContainer<Key>.self)
+            }
+            slot &+= 1
+        }
+        let container = JSONTapeKeyedContainer<Key>(state: self, index: index, path: path, keepsKeys: keepsKeys)
+        let wrapped = KeyedDecodingContainer(container)
+        if count < JSONDecodingState.keyedContainerCapacity, isOpen,
+            MemoryLayout<KeyedDecodingContainer<Key>>.size == MemoryLayout<NativeObjectReference>.size
+        {
+            (cache + count).initialize(
+                to: CachedKeyedContainer(type: type, box: unsafeBitCast(wrapped, to: NativeObjectReference.self), cursor: container.cursor))
+            keyedContainerCount = count &+ 1
+        }
+        return wrapped
+    }
 
     /// Every read of the document goes through here first.
     @inline(__always)
@@ -125,6 +190,42 @@ final class JSONDecodingState {
 
     /// The text of the string at `index`, or `nil` when it breaks the reader's rules.
     func string(at index: Int) -> String? { try? readString(at: index) }
+
+    // MARK: - Fast paths
+    //
+    // Each reads the common case only, with no coding path at hand, and
+    // returns `nil` for everything else, which the full reading above or
+    // below then reads (or fails on) as before.
+
+    /// The string at `index` when it has no escapes or control characters.
+    @inline(__always)
+    func plainString(at index: Int) -> String? {
+        let entry = entries[index]
+        guard entry.kind == .string else { return nil }
+        let bytes = UnsafeBufferPointer(start: base + Int(entry.start), count: Int(entry.end &- entry.start))
+        if entry.flags == 0 { return String(decoding: bytes, as: UTF8.self) }
+        if entry.flags == JSONTape.hasNonASCII { return String(validUTF8: bytes) }
+        return nil
+    }
+
+    /// The integer at `index` when it has at most 18 digits and no fraction
+    /// or exponent, unless values are read like `ModelValue`s.
+    @inline(__always)
+    func plainInt(at index: Int) -> Int? {
+        let entry = entries[index]
+        guard entry.kind == .number, entry.flags & JSONTape.isInteger != 0, !readsLikeModelValues else { return nil }
+        return smallInteger(entry)
+    }
+
+    /// The boolean at `index`.
+    @inline(__always)
+    func plainBool(at index: Int) -> Bool? {
+        switch entries[index].kind {
+        case .trueValue: return true
+        case .falseValue: return false
+        default: return nil
+        }
+    }
 
     /// The text of a key, ill-formed UTF-8 repaired: it then matches no coding key.
     func key(at index: Int) -> String {
@@ -303,9 +404,13 @@ final class JSONDecodingState {
             return unsafeBitCast(decimal, to: Value.self)
         // Arrays of the common scalars, without a decoder and container for each.
         case ObjectIdentifier([Int].self):
-            return unsafeBitCast(try decodeArray(at: index, parent, key) { try decodeInteger(Int.self, at: $0, $1, $2) }, to: Value.self)
+            return unsafeBitCast(
+                try decodeArray(at: index, parent, key) { try plainInt(at: $0) ?? decodeInteger(Int.self, at: $0, $1, $2) },
+                to: Value.self)
         case ObjectIdentifier([String].self):
-            return unsafeBitCast(try decodeArray(at: index, parent, key) { try decodeString(at: $0, $1, $2) }, to: Value.self)
+            return unsafeBitCast(
+                try decodeArray(at: index, parent, key) { try plainString(at: $0) ?? decodeString(at: $0, $1, $2) },
+                to: Value.self)
         case ObjectIdentifier([Double].self):
             return unsafeBitCast(try decodeArray(at: index, parent, key) { try decodeDouble(at: $0, $1, $2) }, to: Value.self)
         default:
@@ -318,7 +423,7 @@ final class JSONDecodingState {
     /// The elements of the array at `index`, each read by `element` from its entry, path and index.
     private func decodeArray<Element>(
         at index: Int, _ parent: CodingPathNode?, _ key: (any CodingKey)?,
-        _ element: (Int, CodingPathNode?, AnyCodingKey) throws -> Element
+        _ element: (Int, CodingPathNode?, JSONTapeIndexKey) throws -> Element
     ) throws -> [Element] {
         guard entries[index].kind == .array else {
             throw mismatch([Any].self, expected: "an array", at: index, parent, key)
@@ -332,13 +437,13 @@ final class JSONDecodingState {
         var hasPath = key == nil
         for position in 0..<count {
             do {
-                elements.append(try element(cursor, path, AnyCodingKey(intValue: position)))
+                elements.append(try element(cursor, path, JSONTapeIndexKey(position)))
             } catch {
                 // The error again, now with the array's own step in its path.
                 if !hasPath, let key {
                     hasPath = true
                     path = CodingPathNode(parent: parent, key: key)
-                    elements.append(try element(cursor, path, AnyCodingKey(intValue: position)))
+                    elements.append(try element(cursor, path, JSONTapeIndexKey(position)))
                 }
                 throw error
             }
@@ -422,6 +527,20 @@ class CodingPathNode {
         }
         return keys.reversed()
     }
+}
+
+/// The coding key of an array's element: its index, made into a string
+/// only when asked. One word, so it travels as `any CodingKey` without an allocation.
+struct JSONTapeIndexKey: CodingKey {
+    let index: Int
+    init(_ index: Int) { self.index = index }
+    init?(stringValue: String) {
+        guard let index = Int(stringValue) else { return nil }
+        self.index = index
+    }
+    init?(intValue: Int) { index = intValue }
+    var stringValue: String { "\(index)" }
+    var intValue: Int? { index }
 }
 
 /// `[String: …]` dictionaries, whose keys no key strategy converts (as in Foundation).

@@ -1,15 +1,27 @@
 import Foundation
 
 /// The `Decoder` that ``ModelJSONDecoder`` hands to `init(from:)`: one value
-/// of the tape, and the path to it. Three words, so it travels as `any
-/// Decoder` without an allocation.
+/// of the tape, and the path to it. Three words (the entry's index is 32
+/// bits, as a tape's offsets are), so it travels as `any Decoder` without an
+/// allocation.
 struct JSONTapeDecoder: Decoder {
     let state: JSONDecodingState
-    let index: Int
+    private let entry: UInt32
     /// Whether the keys of this value are matched as they are, whatever the
     /// key strategy (a `[String: …]` dictionary).
     let keepsKeys: Bool
     let path: CodingPathNode?
+
+    init(state: JSONDecodingState, index: Int, keepsKeys: Bool, path: CodingPathNode?) {
+        self.state = state
+        entry = UInt32(truncatingIfNeeded: index)
+        self.keepsKeys = keepsKeys
+        self.path = path
+    }
+
+    /// The entry of this value.
+    @inline(__always)
+    var index: Int { Int(entry) }
 
     var codingPath: [any CodingKey] { path?.keys ?? [] }
     var userInfo: [CodingUserInfoKey: Any] { state.userInfo }
@@ -21,8 +33,7 @@ struct JSONTapeDecoder: Decoder {
         }
         if state.entries[index].flags & JSONTape.hasEscapedKeys != 0 { try state.checkKeys(ofObjectAt: index, path) }
         if state.readsLikeModelValues { try state.requireBytewiseKeys(ofObjectAt: index) }
-        return KeyedDecodingContainer(
-            JSONTapeKeyedContainer<Key>(state: state, index: index, path: path, keepsKeys: keepsKeys))
+        return state.keyedContainer(Key.self, index: index, path: path, keepsKeys: keepsKeys)
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {

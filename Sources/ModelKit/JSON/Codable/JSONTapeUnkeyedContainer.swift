@@ -20,7 +20,7 @@ struct JSONTapeUnkeyedContainer: UnkeyedDecodingContainer {
     var count: Int? { elementCount }
     var isAtEnd: Bool { currentIndex >= elementCount }
 
-    private var key: AnyCodingKey { AnyCodingKey(intValue: currentIndex) }
+    private var key: JSONTapeIndexKey { JSONTapeIndexKey(currentIndex) }
 
     /// The entry of the next element, which `advance()` then moves past.
     private func next<T>(_ type: T.Type) throws -> Int {
