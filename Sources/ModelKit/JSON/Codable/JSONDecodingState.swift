@@ -28,6 +28,9 @@ final class JSONDecodingState {
     private let keyedContainers: UnsafeMutablePointer<CachedKeyedContainer>
     private var keyedContainerCount = 0
     static let keyedContainerCapacity = 16
+    /// Where strings with escapes are decoded (`JSONDecodingState+Strings.swift`).
+    private var scratch: UnsafeMutablePointer<UInt8>?
+    private var scratchCapacity = 0
 
     /// - Parameters:
     ///   - reading: the reader's options, for values read with it.
@@ -51,6 +54,23 @@ final class JSONDecodingState {
     deinit {
         keyedContainers.deinitialize(count: keyedContainerCount)
         keyedContainers.deallocate()
+        scratch?.deallocate()
+    }
+
+    /// The scratch buffer, with room for at least `capacity` bytes.
+    @inline(__always)
+    func scratchBuffer(capacity: Int) -> UnsafeMutablePointer<UInt8> {
+        if let scratch, scratchCapacity >= capacity { return scratch }
+        return growScratch(capacity)
+    }
+
+    @inline(never)
+    private func growScratch(_ capacity: Int) -> UnsafeMutablePointer<UInt8> {
+        scratch?.deallocate()
+        scratchCapacity = max(capacity, 256, scratchCapacity * 2)
+        let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: scratchCapacity)
+        scratch = buffer
+        return buffer
     }
 
     /// Ends the run: the decoders and containers handed out stop working,
@@ -184,6 +204,7 @@ final class JSONDecodingState {
         let bytes = UnsafeBufferPointer(start: base + Int(entry.start), count: Int(entry.end - entry.start))
         if entry.flags == 0 { return String(decoding: bytes, as: UTF8.self) }
         if entry.flags == JSONTape.hasNonASCII, let text = String(validUTF8: bytes) { return text }
+        if entry.flags & JSONTape.hasEscapes != 0, let text = unescapedString(entry) { return text }
         reader.position = Int(entry.start) - 1
         return try reader.readString()
     }
@@ -205,7 +226,7 @@ final class JSONDecodingState {
         let bytes = UnsafeBufferPointer(start: base + Int(entry.start), count: Int(entry.end &- entry.start))
         if entry.flags == 0 { return String(decoding: bytes, as: UTF8.self) }
         if entry.flags == JSONTape.hasNonASCII { return String(validUTF8: bytes) }
-        return nil
+        return unescapedString(entry)
     }
 
     /// The integer at `index` when it has at most 18 digits and no fraction
