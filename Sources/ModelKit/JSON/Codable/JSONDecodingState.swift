@@ -28,6 +28,10 @@ final class JSONDecodingState {
     private let keyedContainers: UnsafeMutablePointer<CachedKeyedContainer>
     private var keyedContainerCount = 0
     static let keyedContainerCapacity = 16
+    /// Types that `decodeValue` found not to be arrays (`arrayType(_:)`), round robin.
+    private let notArrays: UnsafeMutablePointer<ObjectIdentifier?>
+    private var nextNotArray = 0
+    static let notArrayCapacity = 8
     /// Where strings with escapes are decoded (`JSONDecodingState+Strings.swift`).
     private var scratch: UnsafeMutablePointer<UInt8>?
     private var scratchCapacity = 0
@@ -49,11 +53,14 @@ final class JSONDecodingState {
         self.userInfo = options.userInfo
         if case .useDefaultKeys = options.keyDecodingStrategy { usesDefaultKeys = true } else { usesDefaultKeys = false }
         keyedContainers = .allocate(capacity: JSONDecodingState.keyedContainerCapacity)
+        notArrays = .allocate(capacity: JSONDecodingState.notArrayCapacity)
+        notArrays.initialize(repeating: nil, count: JSONDecodingState.notArrayCapacity)
     }
 
     deinit {
         keyedContainers.deinitialize(count: keyedContainerCount)
         keyedContainers.deallocate()
+        notArrays.deallocate()
         scratch?.deallocate()
     }
 
@@ -436,9 +443,48 @@ final class JSONDecodingState {
             return unsafeBitCast(try decodeArray(at: index, parent, key) { try decodeDouble(at: $0, $1, $2) }, to: Value.self)
         default:
             let path = key.map { CodingPathNode(parent: parent, key: $0) } ?? parent
+            if let array = arrayType(type) { return try array.decodeFromTape(self, at: index, path: path, as: type) }
             let keepsKeys = !usesDefaultKeys && type is any StringKeyedDictionaryMarker.Type
             return try Value(from: JSONTapeDecoder(state: self, index: index, keepsKeys: keepsKeys, path: path))
         }
+    }
+
+    /// `type` as an array of `Decodable` elements, or `nil`. Types found not
+    /// to be arrays are remembered, so that most values cost no dynamic cast.
+    @inline(__always)
+    private func arrayType<Value>(_ type: Value.Type) -> (any JSONTapeArray.Type)? {
+        let identifier = ObjectIdentifier(type)
+        let known = notArrays
+        var slot = 0
+        while slot < JSONDecodingState.notArrayCapacity {
+            if known[slot] == identifier { return nil }
+            slot &+= 1
+        }
+        return findArrayType(type)
+    }
+
+    @inline(never)
+    private func findArrayType<Value>(_ type: Value.Type) -> (any JSONTapeArray.Type)? {
+        if let array = type as? any JSONTapeArray.Type { return array }
+        notArrays[nextNotArray] = ObjectIdentifier(type)
+        nextNotArray = (nextNotArray &+ 1) % JSONDecodingState.notArrayCapacity
+        return nil
+    }
+
+    /// The elements of the array at `index`, each decoded as `Array.init(from:)`
+    /// decodes them through an unkeyed container, without one.
+    func decodeElements<Element: Decodable>(_: Element.Type, at index: Int, path: CodingPathNode?) throws -> [Element] {
+        checkOpen()
+        guard entries[index].kind == .array else { throw mismatch([Any].self, expected: "an array", at: index, path, nil) }
+        let count = Int(entries[index].count)
+        var elements: [Element] = []
+        elements.reserveCapacity(count)
+        var cursor = index + 1
+        for position in 0..<count {
+            elements.append(try decodeValue(Element.self, at: cursor, parent: path, key: JSONTapeIndexKey(position)))
+            cursor = indexAfter(cursor)
+        }
+        return elements
     }
 
     /// The elements of the array at `index`, each read by `element` from its entry, path and index.
@@ -562,6 +608,23 @@ struct JSONTapeIndexKey: CodingKey {
     init?(intValue: Int) { index = intValue }
     var stringValue: String { "\(index)" }
     var intValue: Int? { index }
+}
+
+/// Arrays of `Decodable` elements, which ``JSONDecodingState`` decodes
+/// element by element as `Array.init(from:)` would, without its unkeyed
+/// container, and with the array's size reserved.
+protocol JSONTapeArray {
+    /// The array at `index`, as `Result`, which is `Self`.
+    static func decodeFromTape<Result>(_ state: JSONDecodingState, at index: Int, path: CodingPathNode?, as: Result.Type) throws
+        -> Result
+}
+
+extension Array: JSONTapeArray where Element: Decodable {
+    static func decodeFromTape<Result>(_ state: JSONDecodingState, at index: Int, path: CodingPathNode?, as: Result.Type) throws
+        -> Result
+    {
+        unsafeBitCast(try state.decodeElements(Element.self, at: index, path: path), to: Result.self)
+    }
 }
 
 /// `[String: …]` dictionaries, whose keys no key strategy converts (as in Foundation).

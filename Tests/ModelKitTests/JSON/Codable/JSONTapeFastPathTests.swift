@@ -121,10 +121,28 @@ import Testing
             (#"{"items": [{"five": {"a": 12345678901234567890, "bb": "x", "ccc": true, "dddd": 1}}]}"#,
              #"items[0].five.a: number 12345678901234567890 does not fit in Int"#),
             (#"{"items": [{"five": [1]}]}"#, #"items[0].five: expected an object, found an array of 1 element"#),
+            // Arrays of any element type are decoded without an unkeyed container.
+            (#"{"items": {"five": 1}}"#, #"items: expected an array, found an object with 1 key"#),
+            (#"{"items": [{"five": \#(five), "list": null}, {"five": \#(five), "list": "x"}]}"#,
+             #"items[1].list: expected an array, found a string ("x")"#),
+            (#"{"items": [{"five": \#(five), "list": [\#(five), \#(five), null]}]}"#,
+             #"items[0].list[2]: expected an object, found null"#),
         ]
         for (json, expected) in cases {
             #expect(message(Outer.self, json) == expected, "\(json)")
         }
+    }
+
+    @Test func arraysOfAnyElementTypeDecodeAsInFoundation() {
+        let five = #"{"a": 1, "bb": "x", "ccc": true, "dddd": 1}"#
+        #expect(agree([Five].self, "[\(five), \(five)]")?.count == 2)
+        #expect(agree([[Five]].self, "[[], [\(five)], [\(five), \(five)]]")?.map(\.count) == [0, 1, 2])
+        #expect(agree([Five?].self, "[null, \(five)]")?.first == .some(nil))
+        #expect(agree([[Int]?].self, "[[1, 2], null, []]") == [[1, 2], nil, []])
+        #expect(agree([Bool].self, "[true, false]") == [true, false])
+        agree([Five].self, "[\(five), 1]")
+        agree([Five].self, #"{"a": 1}"#)
+        agree([[Five]].self, "[[\(five)], [null]]")
     }
 
     static let integers: [(text: String, value: Int?)] = [
