@@ -36,7 +36,7 @@ extension JSONDecodingState {
     func modelNumber(at index: Int) throws -> ModelValue {
         let entry = entries[index]
         guard entry.kind == .number else { throw ReadThroughModelValue() }
-        if entry.flags & JSONTape.isInteger != 0, let value = smallInteger(entry) { return .int(value) }
+        if let value = smallInteger(entry) { return .int(value) }
         reader.position = Int(entry.start)
         return try reader.readNumber()
     }

@@ -241,7 +241,7 @@ final class JSONDecodingState {
     @inline(__always)
     func plainInt(at index: Int) -> Int? {
         let entry = entries[index]
-        guard entry.kind == .number, entry.flags & JSONTape.isInteger != 0, !readsLikeModelValues else { return nil }
+        guard entry.kind == .number, !readsLikeModelValues else { return nil }
         return smallInteger(entry)
     }
 
@@ -301,7 +301,8 @@ final class JSONDecodingState {
         }
     }
 
-    /// The value of an integer entry of at most 18 digits, read in place.
+    /// The value of a number entry written as an integer of at most 18
+    /// digits (no fraction or exponent), read in place; `nil` for any other.
     @inline(__always)
     func smallInteger(_ entry: JSONTape.Entry) -> Int? {
         var cursor = Int(entry.start)
@@ -311,7 +312,9 @@ final class JSONDecodingState {
         guard end - cursor <= 18 else { return nil }
         var value = 0
         while cursor < end {
-            value = value &* 10 &+ Int(base[cursor] &- JSONByte.zero)
+            let digit = base[cursor] &- JSONByte.zero
+            guard digit < 10 else { return nil }
+            value = value &* 10 &+ Int(digit)
             cursor += 1
         }
         return isNegative ? -value : value
@@ -340,7 +343,7 @@ final class JSONDecodingState {
         let entry = entries[index]
         guard entry.kind == .number else { throw mismatch(type, expected: "\(type)", at: index, parent, key) }
         if readsLikeModelValues { return try IntegerConversion.value(from: modelNumber(at: index)) }
-        if entry.flags & JSONTape.isInteger != 0, let value = smallInteger(entry) {
+        if let value = smallInteger(entry) {
             if let exact = Integer(exactly: value) { return exact }
         } else {
             switch try numberValue(at: index, parent, key) {
@@ -361,7 +364,7 @@ final class JSONDecodingState {
         if readsLikeModelValues { return try Double(modelValue: modelNumber(at: index)) }
         let entry = entries[index]
         if entry.kind == .number {
-            if entry.flags & JSONTape.isInteger != 0, let value = smallInteger(entry) { return Double(value) }
+            if let value = smallInteger(entry) { return Double(value) }
             switch try numberValue(at: index, parent, key) {
             case .int(let value): return Double(value)
             case .double(let value): return value
@@ -379,7 +382,7 @@ final class JSONDecodingState {
         if readsLikeModelValues { return try Float(modelValue: modelNumber(at: index)) }
         let entry = entries[index]
         if entry.kind == .number {
-            if entry.flags & JSONTape.isInteger != 0, let value = smallInteger(entry), abs(value) < 1 << 24 {
+            if let value = smallInteger(entry), abs(value) < 1 << 24 {
                 return Float(value)
             }
             // Rounded once, from the text, as Foundation does; like Foundation, a

@@ -35,7 +35,7 @@ final class JSONTape {
         var kind: Kind
         /// For a string, ``JSONTape/hasEscapes`` (escapes or control
         /// characters: the reader's rules apply) and ``JSONTape/hasNonASCII``;
-        /// for a number, ``JSONTape/isInteger``.
+        /// for an object, ``JSONTape/hasEscapedKeys``; 0 for a number.
         var flags: UInt8
 
         @inline(__always)
@@ -50,7 +50,6 @@ final class JSONTape {
 
     static let hasEscapes: UInt8 = 1
     static let hasNonASCII: UInt8 = 2
-    static let isInteger: UInt8 = 1
     /// For an object: some key has escapes or control characters.
     static let hasEscapedKeys: UInt8 = 1
     /// The largest document a tape can index.
@@ -188,12 +187,8 @@ extension JSONReader {
                 // The fast scan is unsure of large exponents: the grammar
                 // alone decides here, the range when the number is read.
                 guard let end = scanNumber(at: index) ?? numberEnd(at: index) else { return nil }
-                var flags = JSONTape.isInteger
-                for offset in index..<end where base[offset] &- JSONByte.zero >= 10 && base[offset] != JSONByte.minus {
-                    flags = 0
-                    break
-                }
-                tape.append(JSONTape.Entry(start: index, end: end, count: 0, kind: .number, flags: flags))
+                // Whether it is written as an integer is seen when it is read.
+                tape.append(JSONTape.Entry(start: index, end: end, count: 0, kind: .number, flags: 0))
                 index = end
             default:
                 return nil
