@@ -145,6 +145,48 @@ import Testing
         agree([[Five]].self, "[[\(five)], [null]]")
     }
 
+    /// Keys of every length around the tape's fast path for short plain keys
+    /// (up to 15 bytes, the colon right after), spaced and spelled in every way.
+    @Test(arguments: 0...20)
+    func keysOfEveryLengthAreTaped(length: Int) throws {
+        let key = String((0..<length).map { Character(UnicodeScalar(UInt8(ascii: "a") + UInt8($0 % 26))) })
+        for json in [
+            #"{"\#(key)":1}"#, #"{"\#(key)" : 1}"#, "{\"\(key)\"\n:1}", #"{"x":0,"\#(key)":1}"#, #"{"\#(key)":1,"x":0}"#,
+            #"{"\#(key)":1}  "#, #"[{"\#(key)":1}]"#,
+        ] {
+            let expected = key == "x" && json.contains("\"x\":0") ? nil : [key: 1]
+            let value = json.hasPrefix("[") ? agree([[String: Int]].self, json)?.first : agree([String: Int].self, json)
+            if let expected { #expect(value?[key] == expected[key], "\(json)") }
+        }
+        // Outside ASCII, escaped, or with a control character within the first sixteen bytes.
+        let accented = key + "é"
+        #expect(agree([String: Int].self, #"{"\#(accented)":2}"#) == [accented: 2])
+        #expect(agree([String: Int].self, #"{"\#(key)\u0041":3}"#) == [key + "A": 3])
+        #expect(agree([String: Int].self, #"{"\u0041\#(key)":3}"#) == ["A" + key: 3])
+        let control = "{\"\(key)\u{1}\":1}"
+        agree([String: Int].self, control)
+        #expect(message([String: Int].self, control)?.hasPrefix("in a key: unescaped control character U+0001 in string") == true)
+        // Cut short at the end of the document.
+        agree([String: Int].self, #"{"\#(key)"#)
+        agree([String: Int].self, #"{"\#(key)""#)
+        agree([String: Int].self, #"{"\#(key)":"#)
+    }
+
+    @Test func rawKeysOutsideASCIIMatchByCanonicalEquivalence() {
+        struct Accented: Codable, Equatable { var café: Int }
+        // Decomposed, raw (not escaped) in the document; precomposed in the type.
+        #expect(agree(Accented.self, "{\"cafe\u{301}\": 2}") == Accented(café: 2))
+        #expect(agree(Accented.self, "{\"x\": 1, \"cafe\u{301}\": 3}") == Accented(café: 3))
+        #expect(agree(Accented.self, "{\"caf\u{E9}\": 4}") == Accented(café: 4))
+        // The Kelvin sign is canonically "K": a key outside ASCII equal to an ASCII coding key.
+        struct Kelvin: Codable, Equatable {
+            var k: Int
+            enum CodingKeys: String, CodingKey { case k = "K" }
+        }
+        #expect(agree(Kelvin.self, "{\"\u{212A}\": 5}") == Kelvin(k: 5))
+        #expect(agree(Kelvin.self, "{\"a\": 0, \"\u{212A}\": 6, \"K\": 7}") == Kelvin(k: 6))
+    }
+
     static let integers: [(text: String, value: Int?)] = [
         ("0", 0), ("-0", 0), ("7", 7), ("-7", -7),
         ("123456789012345678", 123_456_789_012_345_678), ("-123456789012345678", -123_456_789_012_345_678),
