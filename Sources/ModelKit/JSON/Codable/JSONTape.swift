@@ -248,15 +248,19 @@ extension JSONReader {
     /// entry is `object`; returns the index after the colon that follows.
     @inline(__always)
     private func tapeKey(at index: Int, into tape: inout JSONTape.Writer, object: Int) -> Int? {
-        // Most keys are plain ASCII of at most 15 bytes with the colon right
+        // Most keys are plain ASCII of at most 23 bytes with the colon right
         // after: their first special byte (a quote, backslash, control
-        // character or byte outside ASCII) in two words is their closing quote.
-        if index + 17 <= count, base[index] == JSONByte.quote {
+        // character or byte outside ASCII) in three words is their closing quote.
+        if index + 25 <= count, base[index] == JSONByte.quote {
             var stop = JSONReader.tapeKeyStop(UnsafeRawPointer(base + index + 1))
             var offset = 1
             if stop == 0 {
                 stop = JSONReader.tapeKeyStop(UnsafeRawPointer(base + index + 9))
                 offset = 9
+                if stop == 0 {
+                    stop = JSONReader.tapeKeyStop(UnsafeRawPointer(base + index + 17))
+                    offset = 17
+                }
             }
             if stop != 0 {
                 let end = index + offset + stop.trailingZeroBitCount >> 3

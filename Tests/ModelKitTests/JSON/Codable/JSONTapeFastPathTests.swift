@@ -146,8 +146,8 @@ import Testing
     }
 
     /// Keys of every length around the tape's fast path for short plain keys
-    /// (up to 15 bytes, the colon right after), spaced and spelled in every way.
-    @Test(arguments: 0...20)
+    /// (up to 23 bytes, the colon right after), spaced and spelled in every way.
+    @Test(arguments: 0...27)
     func keysOfEveryLengthAreTaped(length: Int) throws {
         let key = String((0..<length).map { Character(UnicodeScalar(UInt8(ascii: "a") + UInt8($0 % 26))) })
         for json in [
