@@ -266,6 +266,8 @@ extension JSONReader {
                 let end = index + offset + stop.trailingZeroBitCount >> 3
                 if base[end] == JSONByte.quote, end + 1 < count, base[end + 1] == JSONByte.colon {
                     tape.append(JSONTape.Entry(start: index + 1, end: end, count: 0, kind: .string, flags: 0))
+                    // One space after the colon, as pretty printers write it.
+                    if end + 3 < count, base[end + 2] == JSONByte.space, base[end + 3] > JSONByte.space { return end + 3 }
                     return end + 2
                 }
             }

@@ -152,7 +152,8 @@ import Testing
         let key = String((0..<length).map { Character(UnicodeScalar(UInt8(ascii: "a") + UInt8($0 % 26))) })
         for json in [
             #"{"\#(key)":1}"#, #"{"\#(key)" : 1}"#, "{\"\(key)\"\n:1}", #"{"x":0,"\#(key)":1}"#, #"{"\#(key)":1,"x":0}"#,
-            #"{"\#(key)":1}  "#, #"[{"\#(key)":1}]"#,
+            #"{"\#(key)":1}  "#, #"[{"\#(key)":1}]"#, #"{"\#(key)": 1}"#, #"{"\#(key)":  1}"#, "{\"\(key)\": \n1}",
+            #"{"\#(key)": 1, "x": 0}"#,
         ] {
             let expected = key == "x" && json.contains("\"x\":0") ? nil : [key: 1]
             let value = json.hasPrefix("[") ? agree([[String: Int]].self, json)?.first : agree([String: Int].self, json)
@@ -170,6 +171,9 @@ import Testing
         agree([String: Int].self, #"{"\#(key)"#)
         agree([String: Int].self, #"{"\#(key)""#)
         agree([String: Int].self, #"{"\#(key)":"#)
+        agree([String: Int].self, #"{"\#(key)": "#)
+        agree([String: Int].self, #"{"\#(key)": 1"#)
+        agree([String: Int].self, #"{"\#(key)": }"#)
     }
 
     @Test func rawKeysOutsideASCIIMatchByCanonicalEquivalence() {
