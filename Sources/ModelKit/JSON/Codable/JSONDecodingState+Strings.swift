@@ -28,37 +28,26 @@ extension JSONDecodingState {
             if cursor >= end { break }
             // A control character, or an escape cut short: the reader's to report.
             guard base[cursor] == JSONByte.backslash, cursor + 1 < end else { return nil }
-            let decoded: UInt8
-            switch base[cursor + 1] {
-            case JSONByte.quote: decoded = JSONByte.quote
-            case JSONByte.backslash: decoded = JSONByte.backslash
-            case JSONByte.slash: decoded = JSONByte.slash
-            case UInt8(ascii: "b"): decoded = 0x08
-            case UInt8(ascii: "f"): decoded = 0x0C
-            case UInt8(ascii: "n"): decoded = JSONByte.lineFeed
-            case UInt8(ascii: "r"): decoded = JSONByte.carriageReturn
-            case UInt8(ascii: "t"): decoded = JSONByte.tab
-            case UInt8(ascii: "u"):
-                guard let unit = hexQuad(at: cursor + 2, end: end) else { return nil }
-                var scalar = UInt32(unit)
-                cursor += 6
-                if unit & 0xF800 == 0xD800 {
-                    // Only a high surrogate followed by a low one.
-                    guard unit < 0xDC00, cursor + 1 < end, base[cursor] == JSONByte.backslash,
-                        base[cursor + 1] == UInt8(ascii: "u"), let low = hexQuad(at: cursor + 2, end: end),
-                        low & 0xFC00 == 0xDC00
-                    else { return nil }
-                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (UInt32(low) - 0xDC00)
-                    cursor += 6
-                }
-                written += Self.writeUTF8(scalar, to: output + written)
+            if let decoded = JSONReader.shortEscape(base[cursor + 1]) {
+                output[written] = decoded
+                written += 1
+                cursor += 2
                 continue
-            default:
-                return nil
             }
-            output[written] = decoded
-            written += 1
-            cursor += 2
+            guard base[cursor + 1] == UInt8(ascii: "u"), let unit = JSONReader.hexQuad(base, at: cursor + 2, end: end)
+            else { return nil }
+            var scalar = UInt32(unit)
+            cursor += 6
+            if unit & 0xF800 == 0xD800 {
+                // Only a high surrogate followed by a low one.
+                guard unit < 0xDC00, cursor + 1 < end, base[cursor] == JSONByte.backslash,
+                    base[cursor + 1] == UInt8(ascii: "u"), let low = JSONReader.hexQuad(base, at: cursor + 2, end: end),
+                    low & 0xFC00 == 0xDC00
+                else { return nil }
+                scalar = 0x10000 + ((scalar - 0xD800) << 10) + (UInt32(low) - 0xDC00)
+                cursor += 6
+            }
+            written += Self.writeUTF8(scalar, to: output + written)
         }
         let bytes = UnsafeBufferPointer(start: output, count: written)
         // Escapes only ever add whole, well-formed sequences, so the decoded
@@ -66,25 +55,6 @@ extension JSONDecodingState {
         // when those are ASCII.
         if highBits & 0x80 == 0 { return String(decoding: bytes, as: UTF8.self) }
         return String(validUTF8: bytes)
-    }
-
-    /// The four hexadecimal digits at `index`, all before `end`.
-    @inline(__always)
-    private func hexQuad(at index: Int, end: Int) -> UInt16? {
-        guard index + 4 <= end else { return nil }
-        var value: UInt16 = 0
-        for offset in 0..<4 {
-            let byte = base[index + offset]
-            let digit: UInt8
-            switch byte {
-            case JSONByte.zero...JSONByte.nine: digit = byte &- JSONByte.zero
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte &- UInt8(ascii: "a") &+ 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte &- UInt8(ascii: "A") &+ 10
-            default: return nil
-            }
-            value = value << 4 | UInt16(digit)
-        }
-        return value
     }
 
     /// Writes the UTF-8 of `scalar` (not a surrogate) at `output`; returns how many bytes.

@@ -347,20 +347,7 @@ extension JSONReader {
     /// The four hexadecimal digits at `index`, or `nil`.
     @inline(__always)
     func scanHexQuad(at index: Int) -> UInt16? {
-        guard index + 4 <= count else { return nil }
-        var value: UInt16 = 0
-        for offset in 0..<4 {
-            let byte = base[index + offset]
-            let digit: UInt8
-            switch byte {
-            case JSONByte.zero...JSONByte.nine: digit = byte - JSONByte.zero
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-            default: return nil
-            }
-            value = value << 4 | UInt16(digit)
-        }
-        return value
+        JSONReader.hexQuad(base, at: index, end: count)
     }
 
     /// Whether the bytes from `start` to `end` are well-formed UTF-8.

@@ -223,18 +223,8 @@ extension JSONReader {
     /// buffer and returns the index after it.
     private mutating func readEscape(at index: Int, stringStart: Int) throws(ModelError) -> Int {
         guard index + 1 < count else { throw unterminatedStringError(start: stringStart + 1) }
-        let decoded: UInt8
-        switch base[index + 1] {
-        case JSONByte.quote: decoded = JSONByte.quote
-        case JSONByte.backslash: decoded = JSONByte.backslash
-        case JSONByte.slash: decoded = JSONByte.slash
-        case UInt8(ascii: "b"): decoded = 0x08
-        case UInt8(ascii: "f"): decoded = 0x0C
-        case UInt8(ascii: "n"): decoded = JSONByte.lineFeed
-        case UInt8(ascii: "r"): decoded = JSONByte.carriageReturn
-        case UInt8(ascii: "t"): decoded = JSONByte.tab
-        case UInt8(ascii: "u"): return try readUnicodeEscape(at: index)
-        default:
+        guard let decoded = JSONReader.shortEscape(base[index + 1]) else {
+            if base[index + 1] == UInt8(ascii: "u") { return try readUnicodeEscape(at: index) }
             throw stringError("invalid escape sequence '\\\(describeEscaped(at: index + 1))' in string", at: index)
         }
         scratch.append(decoded)
@@ -341,5 +331,45 @@ extension JSONReader {
 
     private func hexDigits(_ unit: UInt16) -> String {
         hex(UInt8(unit >> 8)) + hex(UInt8(unit & 0xFF))
+    }
+}
+
+extension JSONReader {
+    /// The byte that the two-byte escape `\` `byte` stands for (`byte` is
+    /// the one after the backslash); `nil` for `u`, whose four digits
+    /// follow, and for a byte that no escape begins with.
+    @inline(__always)
+    static func shortEscape(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case JSONByte.quote: return JSONByte.quote
+        case JSONByte.backslash: return JSONByte.backslash
+        case JSONByte.slash: return JSONByte.slash
+        case UInt8(ascii: "b"): return 0x08
+        case UInt8(ascii: "f"): return 0x0C
+        case UInt8(ascii: "n"): return JSONByte.lineFeed
+        case UInt8(ascii: "r"): return JSONByte.carriageReturn
+        case UInt8(ascii: "t"): return JSONByte.tab
+        default: return nil
+        }
+    }
+
+    /// The four hexadecimal digits at `index` of the bytes at `base`, all
+    /// before `end`, or `nil`.
+    @inline(__always)
+    static func hexQuad(_ base: UnsafePointer<UInt8>, at index: Int, end: Int) -> UInt16? {
+        guard index + 4 <= end else { return nil }
+        var value: UInt16 = 0
+        for offset in 0..<4 {
+            let byte = base[index + offset]
+            let digit: UInt8
+            switch byte {
+            case JSONByte.zero...JSONByte.nine: digit = byte &- JSONByte.zero
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte &- UInt8(ascii: "a") &+ 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte &- UInt8(ascii: "A") &+ 10
+            default: return nil
+            }
+            value = value << 4 | UInt16(digit)
+        }
+        return value
     }
 }

@@ -34,21 +34,7 @@ import Testing
     func agree<Value: Decodable & Equatable>(
         _ type: Value.Type, _ json: String, sourceLocation: SourceLocation = #_sourceLocation
     ) -> Value? {
-        let data = Data(json.utf8)
-        let expected = Result { try JSONDecoder().decode(type, from: data) }
-        let actual = Result { try ModelJSONDecoder().decode(type, from: data) }
-        switch (expected, actual) {
-        case (.success(let expected), .success(let actual)):
-            #expect(actual == expected, "\(json)", sourceLocation: sourceLocation)
-            return actual
-        case (.failure(let expected), .failure(let actual)):
-            #expect(failureKind(actual) == failureKind(expected), "\(json): \(actual)", sourceLocation: sourceLocation)
-        case (.success(let value), .failure(let error)):
-            Issue.record("\(json): JSONDecoder read \(value), ModelJSONDecoder threw \(error)", sourceLocation: sourceLocation)
-        case (.failure(let error), .success(let value)):
-            Issue.record("\(json): JSONDecoder threw \(error), ModelJSONDecoder read \(value)", sourceLocation: sourceLocation)
-        }
-        return nil
+        ModelJSONDecoderTests().agree(type, json, sourceLocation: sourceLocation)
     }
 
     /// The debug description of what decoding `json` as `type` throws.
