@@ -124,10 +124,7 @@ extension JSONStreamState {
     @inline(never)
     private func growKeyOffsets() {
         let capacity = core.pointee.keyCapacity * 2
-        let offsets = UnsafeMutablePointer<Int>.allocate(capacity: capacity)
-        offsets.moveInitialize(from: core.pointee.keyOffsets, count: core.pointee.keyCount)
-        core.pointee.keyOffsets.deallocate()
-        core.pointee.keyOffsets = offsets
+        core.pointee.keyOffsets = Self.moved(core.pointee.keyOffsets, count: core.pointee.keyCount, toCapacity: capacity)
         core.pointee.keyCapacity = capacity
     }
 
