@@ -15,15 +15,22 @@ import ModelKit
 /// declared document byte for byte, and the rows print whether ModelKit's
 /// writers do too.
 enum TypedPeerBenchmarks {
-    final class DSearch: ModelObject, @unchecked Sendable {
+    /// A model that writes its members only: no type or version key.
+    class PlainModel: ModelObject, @unchecked Sendable {
         override class var typeKey: String? { nil }
         override class var versionKey: String? { nil }
+    }
+
+    /// A plain model that drops the keys it does not declare.
+    class IgnoringPlainModel: PlainModel, @unchecked Sendable {
+        override class var unknownKeys: UnknownKeyPolicy { .ignore }
+    }
+
+    final class DSearch: PlainModel, @unchecked Sendable {
         @Saved var statuses: [DStatus] = []
     }
 
-    final class DStatus: ModelObject, @unchecked Sendable {
-        override class var typeKey: String? { nil }
-        override class var versionKey: String? { nil }
+    final class DStatus: PlainModel, @unchecked Sendable {
         @Saved var id = 0
         @Saved var text = ""
         @Saved var created_at = ""
@@ -36,9 +43,7 @@ enum TypedPeerBenchmarks {
         @Saved var user = DUser()
     }
 
-    final class DUser: ModelObject, @unchecked Sendable {
-        override class var typeKey: String? { nil }
-        override class var versionKey: String? { nil }
+    final class DUser: PlainModel, @unchecked Sendable {
         @Saved var id = 0
         @Saved var name = ""
         @Saved var screen_name = ""
@@ -51,17 +56,11 @@ enum TypedPeerBenchmarks {
 
     /// The classes above with `unknownKeys` `.ignore`, for the whole
     /// twitter.json, whose other keys msgspec's `Struct`s skip too.
-    final class ISearch: ModelObject, @unchecked Sendable {
-        override class var typeKey: String? { nil }
-        override class var versionKey: String? { nil }
-        override class var unknownKeys: UnknownKeyPolicy { .ignore }
+    final class ISearch: IgnoringPlainModel, @unchecked Sendable {
         @Saved var statuses: [IStatus] = []
     }
 
-    final class IStatus: ModelObject, @unchecked Sendable {
-        override class var typeKey: String? { nil }
-        override class var versionKey: String? { nil }
-        override class var unknownKeys: UnknownKeyPolicy { .ignore }
+    final class IStatus: IgnoringPlainModel, @unchecked Sendable {
         @Saved var id = 0
         @Saved var text = ""
         @Saved var created_at = ""
@@ -74,10 +73,7 @@ enum TypedPeerBenchmarks {
         @Saved var user = IUser()
     }
 
-    final class IUser: ModelObject, @unchecked Sendable {
-        override class var typeKey: String? { nil }
-        override class var versionKey: String? { nil }
-        override class var unknownKeys: UnknownKeyPolicy { .ignore }
+    final class IUser: IgnoringPlainModel, @unchecked Sendable {
         @Saved var id = 0
         @Saved var name = ""
         @Saved var screen_name = ""
