@@ -16,22 +16,13 @@ extension JSONReader {
         skipWhitespace()
         let start = position
         // Strings and numbers, most skipped members, without the container scan's setup.
-        if start < count {
-            let byte = base[start]
-            let end =
-                byte == JSONByte.quote
-                ? scanString(at: start)
-                : byte == JSONByte.minus || byte &- JSONByte.zero < 10
-                    ? JSONReader.scanNumber(base, count: count, at: start) : scanValue(from: start)
-            if let end {
-                position = end
-                return start..<end
-            }
-            position = start
-            _ = try readValue()
-            return start..<position
-        }
-        if let end = scanValue(from: start) {
+        let byte = start < count ? base[start] : 0
+        let scanned =
+            byte == JSONByte.quote
+            ? scanString(at: start)
+            : byte == JSONByte.minus || byte &- JSONByte.zero < 10
+                ? JSONReader.scanNumber(base, count: count, at: start) : scanValue(from: start)
+        if let end = scanned {
             position = end
             return start..<end
         }
