@@ -248,29 +248,11 @@ extension JSONReader {
     /// entry is `object`; returns the index after the colon that follows.
     @inline(__always)
     private func tapeKey(at index: Int, into tape: inout JSONTape.Writer, object: Int) -> Int? {
-        // Most keys are plain ASCII of at most 23 bytes with the colon right
-        // after: their first special byte (a quote, backslash, control
-        // character or byte outside ASCII) in three words is their closing quote.
-        if index + 25 <= count, base[index] == JSONByte.quote {
-            var stop = JSONReader.tapeKeyStop(UnsafeRawPointer(base + index + 1))
-            var offset = 1
-            if stop == 0 {
-                stop = JSONReader.tapeKeyStop(UnsafeRawPointer(base + index + 9))
-                offset = 9
-                if stop == 0 {
-                    stop = JSONReader.tapeKeyStop(UnsafeRawPointer(base + index + 17))
-                    offset = 17
-                }
-            }
-            if stop != 0 {
-                let end = index + offset + stop.trailingZeroBitCount >> 3
-                if base[end] == JSONByte.quote, end + 1 < count, base[end + 1] == JSONByte.colon {
-                    tape.append(JSONTape.Entry(start: index + 1, end: end, count: 0, kind: .string, flags: 0))
-                    // One space after the colon, as pretty printers write it.
-                    if end + 3 < count, base[end + 2] == JSONByte.space, base[end + 3] > JSONByte.space { return end + 3 }
-                    return end + 2
-                }
-            }
+        if let end = JSONReader.shortPlainKeyEnd(base, count: count, at: index) {
+            tape.append(JSONTape.Entry(start: index + 1, end: end, count: 0, kind: .string, flags: 0))
+            // One space after the colon, as pretty printers write it.
+            if end + 3 < count, base[end + 2] == JSONByte.space, base[end + 3] > JSONByte.space { return end + 3 }
+            return end + 2
         }
         guard index < count, base[index] == JSONByte.quote, let end = tapeString(at: index, into: &tape) else {
             return nil
@@ -281,15 +263,6 @@ extension JSONReader {
         let colon = whitespaceEnd(from: end)
         guard colon < count, base[colon] == JSONByte.colon else { return nil }
         return colon + 1
-    }
-
-    /// The high bits of the bytes of the 8 at `pointer` that are a quote, a
-    /// backslash, a control character or outside ASCII; exact for the lowest
-    /// such byte (the bits above it may be set for other bytes).
-    @inline(__always)
-    static func tapeKeyStop(_ pointer: UnsafeRawPointer) -> UInt64 {
-        let word = UInt64(littleEndian: pointer.loadUnaligned(as: UInt64.self))
-        return JSONByte.specialBytes(in: word, slashes: false) | word & 0x8080_8080_8080_8080
     }
 
     /// Adds the string whose quote is at `index`; returns the index after its closing quote.

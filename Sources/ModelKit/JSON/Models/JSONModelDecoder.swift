@@ -169,7 +169,9 @@ struct JSONModelDecoder {
             var bagKeyRange: Range<Int>?
             let keyStart = reader.position + 1
             var highBits: UInt8 = 0
-            let keyEnd = JSONReader.skipPlainText(reader.base, count: reader.count, from: keyStart, highBits: &highBits)
+            let keyEnd =
+                JSONReader.shortPlainKeyEnd(reader.base, count: reader.count, at: keyStart - 1)
+                ?? JSONReader.skipPlainText(reader.base, count: reader.count, from: keyStart, highBits: &highBits)
             if keyEnd < reader.count, reader.base[keyEnd] == JSONByte.quote,
                 let entry = plan.entry(
                     matching: reader.base + keyStart, count: keyEnd - keyStart, predicted: predicted)

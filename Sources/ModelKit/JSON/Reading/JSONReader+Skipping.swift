@@ -175,6 +175,12 @@ extension JSONReader {
     /// are left to the full reader, which compares them by their decoded text.
     @inline(__always)
     private mutating func scanKey(at index: Int, recordingHash: Bool) -> Int? {
+        if let end = JSONReader.shortPlainKeyEnd(base, count: count, at: index) {
+            if recordingHash { scanKeyHashes.append(scanHash(from: index + 1, count: end - index - 1)) }
+            // One space after the colon, as pretty printers write it.
+            if end + 3 < count, base[end + 2] == JSONByte.space, base[end + 3] > JSONByte.space { return end + 3 }
+            return end + 2
+        }
         guard index < count, base[index] == JSONByte.quote else { return nil }
         let start = index + 1
         var highBits: UInt8 = 0
@@ -185,6 +191,40 @@ extension JSONReader {
         let colon = whitespaceEnd(from: end + 1)
         guard colon < count, base[colon] == JSONByte.colon else { return nil }
         return colon + 1
+    }
+
+    /// The index of the closing quote of the key whose opening quote is at
+    /// `index`, when that key is plain ASCII of at most 23 bytes (no escape,
+    /// no control character) and a colon follows it at once, as most keys
+    /// are written; else `nil`, and the key takes the general path. Its
+    /// first special byte (a quote, backslash, control character or byte
+    /// outside ASCII) in three words is then its closing quote.
+    @inline(__always)
+    static func shortPlainKeyEnd(_ base: UnsafePointer<UInt8>, count: Int, at index: Int) -> Int? {
+        guard index + 25 <= count, base[index] == JSONByte.quote else { return nil }
+        var stop = keyStop(UnsafeRawPointer(base + index + 1))
+        var offset = 1
+        if stop == 0 {
+            stop = keyStop(UnsafeRawPointer(base + index + 9))
+            offset = 9
+            if stop == 0 {
+                stop = keyStop(UnsafeRawPointer(base + index + 17))
+                offset = 17
+                if stop == 0 { return nil }
+            }
+        }
+        let end = index + offset + stop.trailingZeroBitCount >> 3
+        guard base[end] == JSONByte.quote, base[end + 1] == JSONByte.colon else { return nil }
+        return end
+    }
+
+    /// The high bits of the bytes of the 8 at `pointer` that are a quote, a
+    /// backslash, a control character or outside ASCII; exact for the lowest
+    /// such byte (the bits above it may be set for other bytes).
+    @inline(__always)
+    static func keyStop(_ pointer: UnsafeRawPointer) -> UInt64 {
+        let word = UInt64(littleEndian: pointer.loadUnaligned(as: UInt64.self))
+        return JSONByte.specialBytes(in: word, slashes: false) | word & 0x8080_8080_8080_8080
     }
 
     /// A seeded hash of the key of `length` bytes at `start`, for telling
