@@ -48,15 +48,68 @@ extension JSONReader {
     /// The end of the valid value starting at `start` (no whitespace before
     /// it), or `nil` when the value is invalid or the scan is not sure.
     mutating func scanValue(from start: Int) -> Int? {
+        // The key hashes live on the stack while they fit (no array to
+        // check for uniqueness and grow on each key), then on the heap.
+        withUnsafeTemporaryAllocation(of: UInt64.self, capacity: ScanKeys.stackCapacity) { hashes in
+            withUnsafeTemporaryAllocation(of: Int.self, capacity: JSONReader.scanDepthLimit) { starts in
+                var keys = ScanKeys(hashes: hashes, starts: starts)
+                defer { keys.release() }
+                return scanValue(from: start, keys: &keys)
+            }
+        }
+    }
+
+    /// The key hashes of the objects open in a skipping scan, innermost
+    /// last, and where each open object's keys start among them.
+    struct ScanKeys {
+        /// Hashes kept in the scan's own frame; more move to the heap.
+        static let stackCapacity = 128
+        var hashes: UnsafeMutablePointer<UInt64>
+        var count = 0
+        var capacity: Int
+        /// Whether `hashes` was allocated here (and is freed by `release()`).
+        var ownsHashes = false
+        /// For each open object (at most ``JSONReader/scanDepthLimit``),
+        /// the index of its first key's hash.
+        let starts: UnsafeMutablePointer<Int>
+        var openObjects = 0
+
+        init(hashes: UnsafeMutableBufferPointer<UInt64>, starts: UnsafeMutableBufferPointer<Int>) {
+            self.hashes = hashes.baseAddress!
+            capacity = hashes.count
+            self.starts = starts.baseAddress!
+        }
+
+        @inline(__always)
+        mutating func append(_ hash: UInt64) {
+            if count == capacity { grow() }
+            hashes[count] = hash
+            count &+= 1
+        }
+
+        @inline(never)
+        private mutating func grow() {
+            let larger = UnsafeMutablePointer<UInt64>.allocate(capacity: capacity * 2)
+            larger.initialize(from: hashes, count: count)
+            release()
+            hashes = larger
+            capacity *= 2
+            ownsHashes = true
+        }
+
+        /// Frees the hashes when they moved to the heap.
+        func release() {
+            if ownsHashes { hashes.deallocate() }
+        }
+    }
+
+    private mutating func scanValue(from start: Int, keys: inout ScanKeys) -> Int? {
         var index = start
         var depth = 0
         // Bit d - 1 is set when the container at depth d is an object.
         var objectBits: UInt64 = 0
         let depthLimit = min(JSONReader.scanDepthLimit, options.maximumDepth - outerDepth)
         let checksKeys = options.duplicateKeys == .reject
-        // Left over only by a scan that gave up; emptying empty arrays still costs a call.
-        if !scanKeyHashes.isEmpty { scanKeyHashes.removeAll(keepingCapacity: true) }
-        if !scanKeyStarts.isEmpty { scanKeyStarts.removeAll(keepingCapacity: true) }
 
         value: while true {
             index = whitespaceEnd(from: index)
@@ -82,8 +135,11 @@ extension JSONReader {
                     index += 1
                     depth -= 1
                 } else {
-                    if checksKeys { scanKeyStarts.append(scanKeyHashes.count) }
-                    guard let next = scanKey(at: index, recordingHash: checksKeys) else { return nil }
+                    if checksKeys {
+                        keys.starts[keys.openObjects] = keys.count
+                        keys.openObjects &+= 1
+                    }
+                    guard let next = scanKey(at: index, recordingHash: checksKeys, into: &keys) else { return nil }
                     index = next
                     continue value
                 }
@@ -118,7 +174,9 @@ extension JSONReader {
                     index += 1
                     if isObject {
                         index = whitespaceEnd(from: index)
-                        guard let afterKey = scanKey(at: index, recordingHash: checksKeys) else { return nil }
+                        guard let afterKey = scanKey(at: index, recordingHash: checksKeys, into: &keys) else {
+                            return nil
+                        }
                         index = afterKey
                     }
                     continue value
@@ -126,7 +184,7 @@ extension JSONReader {
                 if isObject {
                     guard next == JSONByte.closeBrace else { return nil }
                     if checksKeys {
-                        guard scanKeysAreDistinct() else { return nil }
+                        guard scanKeysAreDistinct(&keys) else { return nil }
                     }
                 } else {
                     guard next == JSONByte.closeBracket else { return nil }
@@ -174,9 +232,9 @@ extension JSONReader {
     /// colon after it; returns the index after the colon. Keys with escapes
     /// are left to the full reader, which compares them by their decoded text.
     @inline(__always)
-    private mutating func scanKey(at index: Int, recordingHash: Bool) -> Int? {
+    private mutating func scanKey(at index: Int, recordingHash: Bool, into keys: inout ScanKeys) -> Int? {
         if let end = JSONReader.shortPlainKeyEnd(base, count: count, at: index) {
-            if recordingHash { scanKeyHashes.append(scanHash(from: index + 1, count: end - index - 1)) }
+            if recordingHash { keys.append(scanHash(from: index + 1, count: end - index - 1)) }
             // One space after the colon, as pretty printers write it.
             if end + 3 < count, base[end + 2] == JSONByte.space, base[end + 3] > JSONByte.space { return end + 3 }
             return end + 2
@@ -187,7 +245,7 @@ extension JSONReader {
         let end = JSONReader.skipPlainText(base, count: count, from: start, highBits: &highBits)
         guard end < count, base[end] == JSONByte.quote else { return nil }
         if highBits & 0x80 != 0, !JSONReader.isValidUTF8(base, count: count, from: start, to: end) { return nil }
-        if recordingHash { scanKeyHashes.append(scanHash(from: start, count: end - start)) }
+        if recordingHash { keys.append(scanHash(from: start, count: end - start)) }
         let colon = whitespaceEnd(from: end + 1)
         guard colon < count, base[colon] == JSONByte.colon else { return nil }
         return colon + 1
@@ -279,25 +337,24 @@ extension JSONReader {
     /// Whether the keys of the object being closed have distinct hashes (so
     /// distinct texts); pops them. Equal hashes send the value to the full
     /// reader, which tells a repeated key from a collision.
-    private mutating func scanKeysAreDistinct() -> Bool {
-        let start = scanKeyStarts.removeLast()
-        let end = scanKeyHashes.count
+    private mutating func scanKeysAreDistinct(_ keys: inout ScanKeys) -> Bool {
+        keys.openObjects &-= 1
+        let start = keys.starts[keys.openObjects]
+        let end = keys.count
         let memberCount = end - start
+        let hashes = keys.hashes
+        keys.count = start
         if memberCount <= 8 {
-            let distinct = scanKeyHashes.withUnsafeBufferPointer { hashes -> Bool in
-                var first = start
-                while first < end {
-                    var second = first + 1
-                    while second < end {
-                        if hashes[first] == hashes[second] { return false }
-                        second += 1
-                    }
-                    first += 1
+            var first = start
+            while first < end {
+                var second = first + 1
+                while second < end {
+                    if hashes[first] == hashes[second] { return false }
+                    second += 1
                 }
-                return true
+                first += 1
             }
-            scanKeyHashes.removeLast(memberCount)
-            return distinct
+            return true
         }
         // More members: an open-addressing set of the hashes, at most half
         // full, in a scratch table emptied first (0 marks a free slot, so
@@ -306,25 +363,21 @@ extension JSONReader {
         var tableSize = 32
         while tableSize < 2 * memberCount { tableSize &*= 2 }
         if scanKeyTable.count < tableSize { scanKeyTable = Array(repeating: 0, count: tableSize) }
-        let distinct = scanKeyHashes.withUnsafeBufferPointer { hashes -> Bool in
-            scanKeyTable.withUnsafeMutableBufferPointer { table -> Bool in
-                let slots = table.baseAddress!
-                slots.update(repeating: 0, count: tableSize)
-                let mask = tableSize - 1
-                for member in start..<end {
-                    let stored = hashes[member] | 1
-                    var slot = Int(truncatingIfNeeded: stored >> 32) & mask
-                    while slots[slot] != 0 {
-                        if slots[slot] == stored { return false }
-                        slot = (slot &+ 1) & mask
-                    }
-                    slots[slot] = stored
+        return scanKeyTable.withUnsafeMutableBufferPointer { table -> Bool in
+            let slots = table.baseAddress!
+            slots.update(repeating: 0, count: tableSize)
+            let mask = tableSize - 1
+            for member in start..<end {
+                let stored = hashes[member] | 1
+                var slot = Int(truncatingIfNeeded: stored >> 32) & mask
+                while slots[slot] != 0 {
+                    if slots[slot] == stored { return false }
+                    slot = (slot &+ 1) & mask
                 }
-                return true
+                slots[slot] = stored
             }
+            return true
         }
-        scanKeyHashes.removeLast(memberCount)
-        return distinct
     }
 
     /// Scans the string whose quote is at `index`; returns the index after its closing quote.

@@ -69,13 +69,9 @@ struct JSONReader {
     var scratch: [UInt8] = []
     /// Keys read so far, by the low bits of their hash; see `readKey()`.
     var keyCache: [KeyCacheEntry] = []
-    /// Key hashes of the objects open in a skipping scan (see `skipValue()`).
-    var scanKeyHashes: [UInt64] = []
     /// Scratch open-addressing table for telling apart the keys of a large
-    /// object in a skipping scan.
+    /// object in a skipping scan (see `skipValue()`).
     var scanKeyTable: [UInt64] = []
-    /// Where each open object's keys start on `scanKeyHashes`.
-    var scanKeyStarts: [Int] = []
     let keySeed = KeyHash.seed
 
     /// One key in the key cache: where its bytes are in the input, and its string.

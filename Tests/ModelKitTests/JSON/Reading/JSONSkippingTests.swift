@@ -109,8 +109,9 @@ import Testing
     /// members the scan compares hashes pairwise, past that in a table), and
     /// keys of every length up to 30 bytes (short plain keys followed by
     /// their colon take a faster path up to 23), with and without spaces
-    /// around the colon, at the end of the input too.
-    @Test(arguments: [1, 2, 8, 9, 16, 17, 40, 100])
+    /// around the colon, at the end of the input too. (The scan keeps the
+    /// hashes of 128 keys in its frame, more on the heap.)
+    @Test(arguments: [1, 2, 8, 9, 16, 17, 40, 100, 127, 128, 129, 300])
     func skippingAgreesOnRepeatedKeys(memberCount: Int) {
         for keyLength in 0...30 {
             let keys = (0..<memberCount).map { member in
