@@ -214,5 +214,15 @@ enum TypedPeerBenchmarks {
                 for _ in 0..<n { blackHole(try? ModelJSONEncoder().encode(structs)) }
             },
         ])
+        // The floor of any encoder built on the `Encodable` protocols: the
+        // same calls, into containers that keep nothing.
+        Harness.compare("\(encodeRow): the Encodable protocols alone", bytes: data.count, rounds: 5, [
+            .init(label: "ModelJSONEncoder") { n in
+                for _ in 0..<n { blackHole(try? ModelJSONEncoder().encode(structs)) }
+            },
+            .init(label: "a null Encoder") { n in
+                for _ in 0..<n { blackHole(NullEncoder.encode(structs)) }
+            },
+        ])
     }
 }
