@@ -197,13 +197,45 @@ extension JSONReader {
     }
 
     /// The first index at or after `index` that is not JSON whitespace, or `count`.
+    ///
+    /// Most calls find a token at once. Pretty-printed documents put one
+    /// space after a colon, and a line break and a run of spaces between
+    /// members: those are passed in line (the spaces counted eight at a
+    /// time) when a token follows them; anything else goes to ``whitespaceRunEnd(_:count:from:)``.
     @inline(__always)
     func whitespaceEnd(from index: Int) -> Int {
+        guard index < count else { return index }
+        let byte = base[index]
+        // Space, tab, line feed, carriage return: all at or below 0x20, and
+        // the only bytes there that JSON allows between tokens.
+        if byte > JSONByte.space { return index }
+        // One space, as after a colon.
+        if byte == JSONByte.space, index &+ 1 < count, base[index &+ 1] > JSONByte.space { return index &+ 1 }
+        if byte == JSONByte.lineFeed {
+            var next = index &+ 1
+            while next &+ 8 <= count {
+                // The lowest byte that is not a space ends the run.
+                let word = UInt64(littleEndian: UnsafeRawPointer(base + next).loadUnaligned(as: UInt64.self))
+                let spaces = (word ^ 0x2020_2020_2020_2020).trailingZeroBitCount &>> 3
+                next &+= spaces
+                if spaces < 8 {
+                    if base[next] > JSONByte.space { return next }
+                    break
+                }
+            }
+        }
+        return JSONReader.whitespaceRunEnd(base, count: count, from: index)
+    }
+
+    /// ``whitespaceEnd(from:)`` for any run of whitespace in the `count`
+    /// bytes at `base`, byte by byte but for runs of spaces, which are
+    /// counted eight at a time. (Static: a method called from a mutating
+    /// one copies the whole reader each time it is not inlined.)
+    @inline(never)
+    static func whitespaceRunEnd(_ base: UnsafePointer<UInt8>, count: Int, from index: Int) -> Int {
         var index = index
         while index < count {
             let byte = base[index]
-            // Space, tab, line feed, carriage return: all at or below 0x20, and
-            // the only bytes there that JSON allows between tokens.
             guard byte <= JSONByte.space,
                 byte == JSONByte.space || byte == JSONByte.lineFeed || byte == JSONByte.carriageReturn
                     || byte == JSONByte.tab

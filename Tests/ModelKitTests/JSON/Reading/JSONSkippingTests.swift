@@ -207,6 +207,49 @@ import Testing
         }
     }
 
+    /// The whitespace runs that scanning passes in line (one space; a line
+    /// break and up to sixteen or more spaces) and every other run, each
+    /// before a token, before more whitespace, before a control character
+    /// (refused) and at the end of the input, everywhere whitespace may go:
+    /// reading, validating, the fast scan and `ModelJSONDecoder`'s tape agree.
+    @Test func whitespaceRunsAgreeEverywhere() throws {
+        struct Inner: Codable, Equatable { var c: String }
+        struct Document: Codable, Equatable {
+            var a: [Int]
+            var b: Inner
+        }
+        let expected = Document(a: [1, 2], b: Inner(c: "x"))
+        var runs: [String] = ["", " ", "  ", "\t", "\r\n", "\n\t", " \n", "\t ", "\n\r  "]
+        for spaces in [0, 1, 6, 7, 8, 9, 15, 16, 17, 24] {
+            let indentation = String(repeating: " ", count: spaces)
+            runs += ["\n" + indentation, "\n" + indentation + "\t", "\n" + indentation + "\n  ", " " + indentation]
+        }
+        for run in runs {
+            let text = #"{"a":\#(run)[\#(run)1\#(run),\#(run)2\#(run)]\#(run),\#(run)"b"\#(run):\#(run){\#(run)"c":\#(run)"x"\#(run)}\#(run)}"#
+            for document in [text, run + text + run] {
+                let bytes = Array(document.utf8)
+                let read = Self.readOutcome(bytes, options: JSONReadingOptions())
+                #expect(read == nil, "\(document.debugDescription)")
+                #expect(Self.validateOutcome(bytes, options: JSONReadingOptions()) == nil)
+                #expect(Self.scanAccepts(bytes), "\(document.debugDescription)")
+                #expect(try ModelJSONDecoder().decode(Document.self, from: Data(bytes)) == expected)
+            }
+            // A control character after the run, between tokens and after the
+            // top-level value: refused alike, at the same line and column.
+            for bad in [#"{"a":\#(run)\#u{0B}[1,2],"b":{"c":"x"}}"#, #"[1,\#(run)\#u{01}2]"#, "[1]\(run)\u{0C}"] {
+                let bytes = Array(bad.utf8)
+                let read = try #require(Self.readOutcome(bytes, options: JSONReadingOptions()), "\(bad.debugDescription)")
+                #expect(Self.validateOutcome(bytes, options: JSONReadingOptions()) == read)
+                #expect(!Self.scanAccepts(bytes))
+                #expect(throws: DecodingError.self) { try ModelJSONDecoder().decode([Int].self, from: Data(bytes)) }
+            }
+            // The input ending inside the run.
+            let cut = Array(("[1," + run).utf8)
+            #expect(Self.readOutcome(cut, options: JSONReadingOptions()) != nil)
+            #expect(Self.validateOutcome(cut, options: JSONReadingOptions()) == Self.readOutcome(cut, options: JSONReadingOptions()))
+        }
+    }
+
     /// Ordinary documents take the fast scan all the way (falling back to the
     /// reader would be correct but slow).
     @Test func ordinaryDocumentsTakeTheFastScan() throws {
