@@ -304,103 +304,198 @@ extension JSONWriter {
         string.pointee.withUTF8 { writeQuoted($0) }
     }
 
+    /// Writes `utf8` in quotes, with its escapes.
+    ///
+    /// The bytes are searched sixteen at a time (a string shorter than
+    /// sixteen as one chunk made of words that overlap), and each run
+    /// between bytes to escape is copied whole. The flags of a chunk are
+    /// exact, one per byte to escape, so every escape in it is written
+    /// before the next chunk is loaded: escapes close together (`<\/a>`,
+    /// `\"`) cost no search again. The output goes through a local pointer
+    /// into room made at the start for the string unescaped and its quotes;
+    /// an escape that would outgrow that room makes more first.
     private mutating func writeQuoted(_ utf8: UnsafeBufferPointer<UInt8>) {
-        reserve(utf8.count + 2)
-        buffer[count] = JSONByte.quote
-        count += 1
-        guard let source = utf8.baseAddress else {
-            append(JSONByte.quote)
-            return
-        }
-        let escapesSlashes = options.escapesSlashes
         let length = utf8.count
-        var runStart = 0
-        var index = 0
-        while true {
-            index = JSONWriter.nextEscape(in: source, from: index, count: length, escapesSlashes: escapesSlashes)
-            guard index < length else { break }
-            append(UnsafeBufferPointer(start: source + runStart, count: index - runStart))
-            writeEscape(for: source[index])
-            index += 1
-            runStart = index
-        }
-        append(UnsafeBufferPointer(start: source + runStart, count: length - runStart))
-        append(JSONByte.quote)
-    }
-
-    /// The index of the first byte at or after `index` that must be escaped
-    /// (a control character, `"`, `\`, and `/` when slashes are escaped), or `count`.
-    @inline(__always)
-    private static func nextEscape(
-        in source: UnsafePointer<UInt8>, from index: Int, count: Int, escapesSlashes: Bool
-    ) -> Int {
-        let entry = index
-        var index = index
-        // Sixteen bytes at a time while they last (the first set lane is
-        // found from the lanes' bytes, as the raw writer does), then eight.
-        if index &+ 16 <= count {
-            let quotes = SIMD16<UInt8>(repeating: JSONByte.quote)
-            let backslashes = SIMD16<UInt8>(repeating: JSONByte.backslash)
-            let slashes = SIMD16<UInt8>(repeating: escapesSlashes ? JSONByte.slash : JSONByte.quote)
-            let controls = SIMD16<UInt8>(repeating: 0x1F)
-            repeat {
-                let chunk = UnsafeRawPointer(source + index).loadUnaligned(as: SIMD16<UInt8>.self)
-                let lanes = (chunk .== quotes) .| (chunk .== backslashes) .| (chunk .== slashes) .| (chunk .<= controls)
-                let flags = unsafeBitCast(
-                    SIMD16<UInt8>(repeating: 0).replacing(with: 0x80, where: lanes), to: SIMD2<UInt64>.self)
-                let low = UInt64(littleEndian: flags[0])
-                let high = UInt64(littleEndian: flags[1])
-                if low != 0 { return index &+ low.trailingZeroBitCount >> 3 }
-                if high != 0 { return index &+ 8 &+ high.trailingZeroBitCount >> 3 }
-                index &+= 16
-            } while index &+ 16 <= count
-        }
-        // Eight bytes at a time.
-        while index + 8 <= count {
-            let word = UInt64(littleEndian: UnsafeRawPointer(source + index).loadUnaligned(as: UInt64.self))
-            let special = JSONByte.specialBytes(in: word, slashes: escapesSlashes)
-            if special != 0 { return index + special.trailingZeroBitCount >> 3 }
-            index += 8
-        }
-        guard index < count else { return count }
-        // The last one to seven bytes: in the last eight of the string when
-        // this call passed the bytes before them (they have nothing to
-        // escape, so the lowest flag is still the first byte to escape), or
-        // for a string of four to seven bytes searched from its start, in
-        // its first four and last four.
-        if count &- 8 >= entry {
-            let start = count &- 8
-            let word = UInt64(littleEndian: UnsafeRawPointer(source + start).loadUnaligned(as: UInt64.self))
-            let special = JSONByte.specialBytes(in: word, slashes: escapesSlashes)
-            return special == 0 ? count : start &+ special.trailingZeroBitCount >> 3
-        }
-        if entry == 0, count >= 4 {
-            let head = UInt64(UInt32(littleEndian: UnsafeRawPointer(source).loadUnaligned(as: UInt32.self)))
-            let tail = UInt64(
-                UInt32(littleEndian: UnsafeRawPointer(source + (count &- 4)).loadUnaligned(as: UInt32.self)))
-            let special = JSONByte.specialBytes(in: head | tail << 32, slashes: escapesSlashes)
-            if special == 0 { return count }
-            let lane = special.trailingZeroBitCount >> 3
-            return lane < 4 ? lane : count &- 8 &+ lane
-        }
-        while index < count {
-            let byte = source[index]
-            if byte < 0x20 || byte == JSONByte.quote || byte == JSONByte.backslash
-                || (byte == JSONByte.slash && escapesSlashes)
-            {
-                return index
+        reserve(length &+ 2)
+        var out = buffer + count
+        out.pointee = JSONByte.quote
+        out += 1
+        if let source = utf8.baseAddress, length > 0 {
+            let slashes = SIMD16<UInt8>(repeating: options.escapesSlashes ? JSONByte.slash : JSONByte.quote)
+            var runStart = 0
+            if length >= 16 {
+                var index = 0
+                repeat {
+                    let flags = JSONWriter.escapeFlags(
+                        UnsafeRawPointer(source + index).loadUnaligned(as: SIMD16<UInt8>.self), slashes: slashes)
+                    if flags.low | flags.high != 0 {
+                        writeEscapes(flags.low, at: index, of: source, length: length, runStart: &runStart, out: &out)
+                        writeEscapes(flags.high, at: index &+ 8, of: source, length: length, runStart: &runStart, out: &out)
+                    }
+                    index &+= 16
+                } while index &+ 16 <= length
+                if index < length {
+                    // The last sixteen bytes, without the lanes already searched.
+                    let start = length &- 16
+                    var flags = JSONWriter.escapeFlags(
+                        UnsafeRawPointer(source + start).loadUnaligned(as: SIMD16<UInt8>.self), slashes: slashes)
+                    let searched = index &- start
+                    if searched >= 8 {
+                        flags.low = 0
+                        flags.high &= ~0 &<< UInt64(truncatingIfNeeded: (searched &- 8) &* 8)
+                    } else {
+                        flags.low &= ~0 &<< UInt64(truncatingIfNeeded: searched &* 8)
+                    }
+                    if flags.low | flags.high != 0 {
+                        writeEscapes(flags.low, at: start, of: source, length: length, runStart: &runStart, out: &out)
+                        writeEscapes(flags.high, at: start &+ 8, of: source, length: length, runStart: &runStart, out: &out)
+                    }
+                }
+            } else if length >= 4 {
+                // Eight to fifteen bytes as their first eight and last eight,
+                // four to seven as their first four and last four, in the
+                // low word; the lanes of the last that repeat bytes of the
+                // first are dropped.
+                let head: UInt64
+                let tail: UInt64
+                let tailLanes: Int
+                if length >= 8 {
+                    head = UnsafeRawPointer(source).loadUnaligned(as: UInt64.self)
+                    tail = UnsafeRawPointer(source + (length &- 8)).loadUnaligned(as: UInt64.self)
+                    tailLanes = length &- 8
+                } else {
+                    let low = UInt32(littleEndian: UnsafeRawPointer(source).loadUnaligned(as: UInt32.self))
+                    let high = UInt32(littleEndian: UnsafeRawPointer(source + (length &- 4)).loadUnaligned(as: UInt32.self))
+                    head = (UInt64(low) | UInt64(high) &<< 32).littleEndian
+                    tail = head
+                    tailLanes = length &- 4
+                }
+                let flags = JSONWriter.escapeFlags(
+                    unsafeBitCast(SIMD2<UInt64>(head, tail), to: SIMD16<UInt8>.self), slashes: slashes)
+                if flags.low | flags.high != 0 {
+                    if length >= 8 {
+                        // Lanes of the tail from 16 - length on are bytes 8 and up.
+                        let tailFlags = flags.high & ~(~0 &>> UInt64(truncatingIfNeeded: tailLanes &* 8))
+                        writeEscapes(flags.low, at: 0, of: source, length: length, runStart: &runStart, out: &out)
+                        writeEscapes(tailFlags, at: length &- 8, of: source, length: length, runStart: &runStart, out: &out)
+                    } else {
+                        // Lanes 0 to 3 are bytes 0 to 3; lanes 4 to 7, bytes length - 4 on,
+                        // new from lane 12 - length on.
+                        let headFlags = flags.low & 0x0000_0000_FFFF_FFFF
+                        let tailFlags = flags.low & ~(~0 &>> UInt64(truncatingIfNeeded: tailLanes &* 8))
+                        writeEscapes(headFlags, at: 0, of: source, length: length, runStart: &runStart, out: &out)
+                        writeEscapes(tailFlags, at: length &- 8, of: source, length: length, runStart: &runStart, out: &out)
+                    }
+                }
+            } else {
+                // One to three bytes, one at a time.
+                for index in 0..<length where JSONWriter.needsEscape(source[index], slashes: options.escapesSlashes) {
+                    writeEscapes(0x80, at: index, of: source, length: length, runStart: &runStart, out: &out)
+                }
             }
-            index += 1
+            JSONWriter.copy(source + runStart, to: out, count: length &- runStart)
+            out += length &- runStart
         }
-        return count
+        out.pointee = JSONByte.quote
+        count = (out + 1) - buffer
     }
 
-    private mutating func writeEscape(for byte: UInt8) {
+    /// For each lane of `chunk` to escape (a control character, `"`, `\`,
+    /// and the byte of `slashes`, which is `"` when slashes are not
+    /// escaped), 0x80 in its byte of `low` (lanes 0 to 7) or `high` (8 to 15).
+    @inline(__always)
+    private static func escapeFlags(_ chunk: SIMD16<UInt8>, slashes: SIMD16<UInt8>) -> (low: UInt64, high: UInt64) {
+        flags(of: escapeLanes(chunk, slashes: slashes))
+    }
+
+    /// The lanes of `chunk` to escape. A control character or `"` is a
+    /// byte whose value with bit 1 flipped is at most 0x20 (0x22 becomes
+    /// 0x20, 0x20 and 0x21 become 0x22 and 0x23), one comparison for both.
+    @inline(__always)
+    private static func escapeLanes(_ chunk: SIMD16<UInt8>, slashes: SIMD16<UInt8>) -> SIMDMask<SIMD16<Int8>> {
+        ((chunk ^ SIMD16<UInt8>(repeating: 0x02)) .<= SIMD16<UInt8>(repeating: 0x20))
+            .| (chunk .== SIMD16<UInt8>(repeating: JSONByte.backslash)) .| (chunk .== slashes)
+    }
+
+    /// `lanes` as 0x80 in the byte of each set lane of `low` (lanes 0 to 7) and `high` (8 to 15).
+    @inline(__always)
+    private static func flags(of lanes: SIMDMask<SIMD16<Int8>>) -> (low: UInt64, high: UInt64) {
+        let flags = unsafeBitCast(SIMD16<UInt8>(repeating: 0).replacing(with: 0x80, where: lanes), to: SIMD2<UInt64>.self)
+        return (UInt64(littleEndian: flags[0]), UInt64(littleEndian: flags[1]))
+    }
+
+    @inline(__always)
+    private static func needsEscape(_ byte: UInt8, slashes: Bool) -> Bool {
+        byte < 0x20 || byte == JSONByte.quote || byte == JSONByte.backslash || (byte == JSONByte.slash && slashes)
+    }
+
+    /// Writes, for each byte flagged in `flags` (0x80 in its lane, as
+    /// ``escapeFlags(_:slashes:)`` sets them) of the eight of `source` from
+    /// `base`, lowest first, the bytes since `runStart` and then its escape,
+    /// at `out`; `runStart` moves past it.
+    @inline(__always)
+    private mutating func writeEscapes(
+        _ flags: UInt64, at base: Int, of source: UnsafePointer<UInt8>, length: Int, runStart: inout Int,
+        out: inout UnsafeMutablePointer<UInt8>
+    ) {
+        var flags = flags
+        while flags != 0 {
+            let position = base &+ flags.trailingZeroBitCount &>> 3
+            flags &= flags &- 1
+            let run = position &- runStart
+            JSONWriter.copy(source + runStart, to: out, count: run)
+            out += run
+            runStart = position &+ 1
+            // Room for the longest escape, the rest unescaped and the closing quote.
+            let needed = out - buffer &+ 6 &+ (length &- runStart) &+ 1
+            if needed > capacity {
+                count = out - buffer
+                reserve(needed &- count)
+                out = buffer + count
+            }
+            let byte = source[position]
+            if byte >= 0x20 {
+                // `"`, `\` or `/`: a backslash before it.
+                UnsafeMutableRawPointer(out).storeBytes(
+                    of: (UInt16(byte) &<< 8 | UInt16(JSONByte.backslash)).littleEndian, as: UInt16.self)
+                out += 2
+            } else {
+                out += JSONWriter.writeControlEscape(byte, at: out)
+            }
+        }
+    }
+
+    /// Copies `count` bytes; a short run (keys, words between escapes) with
+    /// two loads and two stores that overlap, cheaper than a call to `memcpy`.
+    @inline(__always)
+    static func copy(_ source: UnsafePointer<UInt8>, to target: UnsafeMutablePointer<UInt8>, count length: Int) {
+        let from = UnsafeRawPointer(source)
+        let to = UnsafeMutableRawPointer(target)
+        if length > 16 {
+            to.copyMemory(from: from, byteCount: length)
+        } else if length >= 8 {
+            let head = from.loadUnaligned(as: UInt64.self)
+            let tail = from.loadUnaligned(fromByteOffset: length &- 8, as: UInt64.self)
+            to.storeBytes(of: head, as: UInt64.self)
+            to.storeBytes(of: tail, toByteOffset: length &- 8, as: UInt64.self)
+        } else if length >= 4 {
+            let head = from.loadUnaligned(as: UInt32.self)
+            let tail = from.loadUnaligned(fromByteOffset: length &- 4, as: UInt32.self)
+            to.storeBytes(of: head, as: UInt32.self)
+            to.storeBytes(of: tail, toByteOffset: length &- 4, as: UInt32.self)
+        } else if length > 0 {
+            target[0] = source[0]
+            target[length &>> 1] = source[length &>> 1]
+            target[length &- 1] = source[length &- 1]
+        }
+    }
+
+    /// Writes the escape of the control character `byte` at `out`
+    /// (`\n`, `\t`, … or `\u00XX`); its length.
+    @inline(never)
+    private static func writeControlEscape(_ byte: UInt8, at out: UnsafeMutablePointer<UInt8>) -> Int {
         let short: UInt8
         switch byte {
-        case JSONByte.quote: short = JSONByte.quote
-        case JSONByte.backslash: short = JSONByte.backslash
-        case JSONByte.slash: short = JSONByte.slash
         case JSONByte.lineFeed: short = UInt8(ascii: "n")
         case JSONByte.carriageReturn: short = UInt8(ascii: "r")
         case JSONByte.tab: short = UInt8(ascii: "t")
@@ -408,10 +503,16 @@ extension JSONWriter {
         case 0x0C: short = UInt8(ascii: "f")
         default:
             let hexDigits: StaticString = "0123456789abcdef"
-            append("\\u00")
-            appendASCII(hexDigits.utf8Start[Int(byte >> 4)], hexDigits.utf8Start[Int(byte & 0xF)])
-            return
+            out[0] = JSONByte.backslash
+            out[1] = UInt8(ascii: "u")
+            out[2] = UInt8(ascii: "0")
+            out[3] = UInt8(ascii: "0")
+            out[4] = hexDigits.utf8Start[Int(byte &>> 4)]
+            out[5] = hexDigits.utf8Start[Int(byte & 0xF)]
+            return 6
         }
-        appendASCII(JSONByte.backslash, short)
+        out[0] = JSONByte.backslash
+        out[1] = short
+        return 2
     }
 }
