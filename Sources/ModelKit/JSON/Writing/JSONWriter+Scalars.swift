@@ -325,7 +325,24 @@ extension JSONWriter {
             var runStart = 0
             if length >= 16 {
                 var index = 0
-                repeat {
+                // Two chunks at a time, tested together.
+                while index &+ 32 <= length {
+                    let first = JSONWriter.escapeLanes(
+                        UnsafeRawPointer(source + index).loadUnaligned(as: SIMD16<UInt8>.self), slashes: slashes)
+                    let second = JSONWriter.escapeLanes(
+                        UnsafeRawPointer(source + (index &+ 16)).loadUnaligned(as: SIMD16<UInt8>.self), slashes: slashes)
+                    let both = JSONWriter.flags(of: first .| second)
+                    if both.low | both.high != 0 {
+                        var flags = JSONWriter.flags(of: first)
+                        writeEscapes(flags.low, at: index, of: source, length: length, runStart: &runStart, out: &out)
+                        writeEscapes(flags.high, at: index &+ 8, of: source, length: length, runStart: &runStart, out: &out)
+                        flags = JSONWriter.flags(of: second)
+                        writeEscapes(flags.low, at: index &+ 16, of: source, length: length, runStart: &runStart, out: &out)
+                        writeEscapes(flags.high, at: index &+ 24, of: source, length: length, runStart: &runStart, out: &out)
+                    }
+                    index &+= 32
+                }
+                if index &+ 16 <= length {
                     let flags = JSONWriter.escapeFlags(
                         UnsafeRawPointer(source + index).loadUnaligned(as: SIMD16<UInt8>.self), slashes: slashes)
                     if flags.low | flags.high != 0 {
@@ -333,7 +350,7 @@ extension JSONWriter {
                         writeEscapes(flags.high, at: index &+ 8, of: source, length: length, runStart: &runStart, out: &out)
                     }
                     index &+= 16
-                } while index &+ 16 <= length
+                }
                 if index < length {
                     // The last sixteen bytes, without the lanes already searched.
                     let start = length &- 16
