@@ -60,6 +60,6 @@ extension JSONStreamState {
         let size = writerPointer.pointee.count &- start
         let (estimate, overflow) = size.multipliedReportingOverflow(by: count)
         guard !overflow else { return }
-        writerPointer.pointee.reserve(min(estimate + estimate / 8, 1 << 28))
+        writerPointer.pointee.reserve(exactly: min(estimate + estimate / 8, 1 << 28))
     }
 }

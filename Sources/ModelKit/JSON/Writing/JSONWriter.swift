@@ -389,6 +389,23 @@ struct JSONWriter {
         if count + extra > capacity { grow(toHold: count + extra) }
     }
 
+    /// Makes room for `extra` more bytes, growing the buffer to exactly that
+    /// much rather than to the next doubling: for a caller that has measured
+    /// what is left to write (an array whose first element is written).
+    ///
+    /// A doubling past an estimate can double a large buffer (4 MB to 8
+    /// MB), past what glibc's allocator keeps for reuse (its threshold for
+    /// `mmap` rises to the size of the largest mapped block freed), so that
+    /// every write of the same document takes fresh pages from the kernel
+    /// and pays a page fault for each 4 KiB of them.
+    mutating func reserve(exactly extra: Int) {
+        let needed = count + extra
+        guard needed > capacity else { return }
+        guard let memory = realloc(buffer, needed) else { fatalError("JSONWriter: out of memory") }
+        buffer = memory.assumingMemoryBound(to: UInt8.self)
+        capacity = needed
+    }
+
     @inline(never)
     private mutating func grow(toHold needed: Int) {
         var newCapacity = capacity * 2

@@ -77,6 +77,14 @@ import Testing
         }
     }
 
+    /// An array makes room for the rest at its first element's size, to
+    /// exactly that much; elements far longer than the first grow the buffer on from there.
+    @Test func arraysOfElementsLongerThanTheFirstGrowPastTheRoomMade() throws {
+        let texts = [""] + (1..<40).map { String(repeating: "ab\"/日", count: $0 * 50) }
+        try Self.expectSameBytes(texts)
+        try Self.expectSameBytes(texts.map { Member(text: $0) })
+    }
+
     @Test(arguments: [7, 8, 9] as [UInt64])
     func randomStringsOutsideASCIIMatchFoundation(seed: UInt64) throws {
         var random = SeededGenerator(seed: seed)
