@@ -74,7 +74,9 @@ extension JSONStreamState {
     func writeMember(_ entry: UnsafeMutablePointer<KeyedContainerCell.KeyText>) -> Bool {
         let frame = top
         let writer = writerPointer
-        writer.pointee.reserve(JSONStreamState.keyTextCapacity &+ 1)
+        if writer.pointee.count &+ (JSONStreamState.keyTextCapacity &+ 1) > writer.pointee.capacity {
+            writer.pointee.reserve(JSONStreamState.keyTextCapacity &+ 1)
+        }
         let start = writer.pointee.count
         let target = writer.pointee.buffer + start
         target.pointee = JSONByte.comma
@@ -83,13 +85,18 @@ extension JSONStreamState {
         UnsafeMutableRawPointer(target + comma).storeBytes(
             of: entry.pointee.text, as: (SIMD16<UInt8>, SIMD16<UInt8>, SIMD16<UInt8>).self)
         writer.pointee.count = start &+ comma &+ entry.pointee.length
-        return noteKey(start: start &+ comma, bit: entry.pointee.seenBit, isASCII: entry.pointee.isASCII)
+        return noteKey(start: start &+ comma, bit: entry.pointee.seenBit, isASCII: entry.pointee.isASCII, in: frame)
     }
 
     /// Records the key just written from `start` in the top frame; `false` when it may repeat one.
     @inline(__always)
     private func noteKey(start: Int, bit: UInt64, isASCII: Bool) -> Bool {
-        let frame = top
+        noteKey(start: start, bit: bit, isASCII: isASCII, in: top)
+    }
+
+    /// ``noteKey(start:bit:isASCII:)`` with the top frame already at hand.
+    @inline(__always)
+    private func noteKey(start: Int, bit: UInt64, isASCII: Bool, in frame: UnsafeMutablePointer<Frame>) -> Bool {
         let base = Int(frame.pointee.keyBase)
         if !isASCII || frame.pointee.hasNonASCIIKey {
             guard core.pointee.keyCount == base else {
