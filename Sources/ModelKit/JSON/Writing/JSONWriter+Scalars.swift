@@ -306,8 +306,9 @@ extension JSONWriter {
 
     /// Writes `utf8` in quotes, with its escapes.
     ///
-    /// The bytes are searched sixteen at a time (a string shorter than
-    /// sixteen as one chunk made of words that overlap), and each run
+    /// The bytes are searched sixteen at a time (a string of four to
+    /// fifteen as one chunk made of words that overlap, a shorter one byte
+    /// by byte), and each run
     /// between bytes to escape is copied whole. The flags of a chunk are
     /// exact, one per byte to escape, so every escape in it is written
     /// before the next chunk is loaded: escapes close together (`<\/a>`,
