@@ -47,8 +47,15 @@ final class JSONDecodingPlan: Sendable {
     /// an entry copies no closure of `kinds` and retains nothing. Written
     /// only by `init`, so reading it from any thread is safe.
     nonisolated(unsafe) let compactMembers: UnsafeMutableBufferPointer<CompactMember>
-    /// The bytes of the openings in `compactMembers`, one after another.
+    /// The bytes of the openings in `compactMembers`: each at the start of
+    /// a slot of ``openingSlot`` bytes when every opening fits one (zeros
+    /// after it, and one slot of zeros after the last), else one after another.
     nonisolated(unsafe) let compactOpenings: UnsafeMutableBufferPointer<UInt8>
+    /// Whether each opening has a slot of its own in `compactOpenings`, so
+    /// that the writer may copy a whole slot (two 16-byte moves, no branch
+    /// on the length) and count only the opening's bytes.
+    let openingsHaveSlots: Bool
+    static let openingSlot = 32
     /// The layout's `savedOrder`, in plain memory the plan owns, so that the
     /// encoder reads it without retaining an array per object.
     nonisolated(unsafe) let savedOrder: UnsafeMutableBufferPointer<Int>
@@ -146,13 +153,18 @@ final class JSONDecodingPlan: Sendable {
         writtenBytes = written
         var openings: [UInt8] = []
         var members: [CompactMember] = []
+        // `,"key":` is the key's written text and two bytes.
+        let slotted = writtenKeys.allSatisfy { $0.count + 2 <= Self.openingSlot }
         for (kind, key) in zip(kinds, writtenKeys) {
             let start = openings.count
             openings.append(JSONByte.comma)
             openings.append(contentsOf: written[key])
             openings.append(JSONByte.colon)
             members.append(CompactMember(code: ScalarCode(kind), start: start, count: openings.count - start))
+            if slotted { openings += repeatElement(0, count: start + Self.openingSlot - openings.count) }
         }
+        if slotted { openings += repeatElement(0, count: Self.openingSlot) }
+        openingsHaveSlots = slotted
         compactMembers = .allocate(capacity: members.count)
         _ = compactMembers.initialize(from: members)
         compactOpenings = .allocate(capacity: openings.count)

@@ -243,6 +243,7 @@ struct JSONModelEncoder {
     ) throws(ModelError) -> Int {
         let members = plan.compactMembers
         guard let openings = plan.compactOpenings.baseAddress else { return 0 }
+        let slotted = plan.openingsHaveSlots
         var next = 0
         while next < order.count {
             let offset = order[next]
@@ -250,7 +251,13 @@ struct JSONModelEncoder {
             guard member.code != .other && member.code != .model else { break }
             let skip = isFirst ? 1 : 0
             isFirst = false
-            writer.append(UnsafeBufferPointer(start: openings + (member.start &+ skip), count: member.count &- skip))
+            if slotted {
+                // The whole slot (the opening, then zeros or the next slot's
+                // first byte), counting only the opening.
+                writer.appendSlot(from: openings + (member.start &+ skip), count: member.count &- skip)
+            } else {
+                writer.append(UnsafeBufferPointer(start: openings + (member.start &+ skip), count: member.count &- skip))
+            }
             try writeScalar(member.code, at: state.cells + offset &* SlotCell.size)
             next &+= 1
         }

@@ -463,6 +463,20 @@ struct JSONWriter {
         count += length
     }
 
+    /// Appends the first `length` (at most 32) of the 32 bytes at `source`,
+    /// copying all 32 (two 16-byte moves, no branch on the length): the
+    /// bytes past `length` land in room not yet written and are written over.
+    @inline(__always)
+    mutating func appendSlot(from source: UnsafePointer<UInt8>, count length: Int) {
+        reserve(32)
+        let from = UnsafeRawPointer(source)
+        let to = UnsafeMutableRawPointer(buffer + count)
+        to.storeBytes(of: from.loadUnaligned(as: SIMD16<UInt8>.self), as: SIMD16<UInt8>.self)
+        to.storeBytes(
+            of: from.loadUnaligned(fromByteOffset: 16, as: SIMD16<UInt8>.self), toByteOffset: 16, as: SIMD16<UInt8>.self)
+        count &+= length
+    }
+
     /// Appends the bytes of `literal`, which must be ASCII.
     @inline(__always)
     mutating func append(_ literal: StaticString) {

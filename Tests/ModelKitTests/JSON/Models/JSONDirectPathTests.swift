@@ -687,3 +687,55 @@ extension JSONDirectPathTests {
         #expect(SharingWearer.sharedBadge.level == 1)
     }
 }
+
+/// Keys whose compact openings (`,"key":`) fill up to the 32 bytes the plan
+/// gives each one, written text included (`é` is two bytes, `"` and `\`
+/// two each), first and last; without metadata keys, so that the first
+/// member's opening is copied without its comma.
+private final class SlotKeyed: ModelObject, @unchecked Sendable {
+    override class var typeKey: String? { nil }
+    override class var versionKey: String? { nil }
+    @Saved("ab") var two = 0
+    @Saved("k") var short: String? = "s"
+    @Saved("twelve bytes") var twelve = true
+    @Saved("fourteen bytes") var fourteen = 1.5
+    @Saved("a key of twenty-seven bytes") var twentySeven: Int? = nil
+    @Saved("a key of twenty-eight bytes!") var twentyEight = "last"
+    @Saved("q\"é\\") var escaped = -7
+}
+
+/// One key too long for a slot: the plan lays the openings out end to end.
+private final class LongKeyed: ModelObject, @unchecked Sendable {
+    override class var typeKey: String? { nil }
+    override class var versionKey: String? { nil }
+    @Saved("k") var short = 1
+    @Saved("a key of twenty-nine bytes!!!") var twentyNine = "x"
+    @Saved("z") var last = false
+}
+
+extension JSONDirectPathTests {
+    /// Each member's opening is copied as a whole slot of the plan where
+    /// every opening fits one, and end to end where one does not; either
+    /// way the output is the `ModelValue` path's, byte for byte.
+    @Test func openingsOfEveryLengthComeOutAsTheWriterWritesThem() throws {
+        let slotted = SlotKeyed()
+        let long = LongKeyed()
+        #expect(
+            try slotted.jsonString()
+                == #"{"ab":0,"k":"s","twelve bytes":true,"fourteen bytes":1.5,"a key of twenty-seven bytes":null,"#
+                + #""a key of twenty-eight bytes!":"last","q\"é\\":-7}"#)
+        #expect(try long.jsonString() == #"{"k":1,"a key of twenty-nine bytes!!!":"x","z":false}"#)
+        slotted.short = nil
+        slotted.twentySeven = 27
+        for options in [JSONWritingOptions(), .pretty, .sorted, JSONWritingOptions(escapesSlashes: true)] {
+            for object in [slotted, long] as [ModelObject] {
+                let direct = try object.jsonString(options: options)
+                #expect(direct == (try ModelValue.object(object.encodedRoot()).jsonString(options: options)), "\(options)")
+            }
+        }
+        // Many in one buffer: each slot's spare bytes are written over.
+        let many = try [SlotKeyed](repeating: slotted, count: 3).map { try $0.jsonString() }
+        #expect(Set(many).count == 1)
+        #expect(try SlotKeyed(json: slotted.jsonData()).twentySeven == 27)
+    }
+}
