@@ -303,8 +303,9 @@ extension JSONReader {
                 if stop == 0 { return nil }
             }
         }
+        // The three words end at `index + 24`; the colon after a quote there is at `index + 25`.
         let end = index + offset + stop.trailingZeroBitCount >> 3
-        guard base[end] == JSONByte.quote, base[end + 1] == JSONByte.colon else { return nil }
+        guard base[end] == JSONByte.quote, end + 1 < count, base[end + 1] == JSONByte.colon else { return nil }
         return end
     }
 

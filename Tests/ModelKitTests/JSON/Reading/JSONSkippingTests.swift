@@ -250,6 +250,25 @@ import Testing
         }
     }
 
+    /// Keys of about the longest length the short-key path takes, at the
+    /// very end of the input: cut after their quote, after their colon, or
+    /// complete. (Run under the address sanitizer, this catches a read past
+    /// the input.)
+    @Test func shortKeysAtTheEndOfTheInputAreReadWithinIt() throws {
+        for length in 20...26 {
+            let key = String(repeating: "k", count: length)
+            for text in [#"{"\#(key)""#, #"{"\#(key)":"#, #"{"\#(key)":1}"#, #"[{"\#(key)""#] {
+                let bytes = Array(text.utf8)
+                // Exactly as long as the bytes, so that a read past them is a read past the allocation.
+                let data = Data(bytes)
+                let read = Self.readOutcome(bytes, options: JSONReadingOptions())
+                #expect(Self.validateOutcome(bytes, options: JSONReadingOptions()) == read, "\(text)")
+                #expect(Self.scanAccepts(bytes) == (read == nil), "\(text)")
+                #expect(((try? ModelJSONDecoder().decode([String: Int].self, from: data)) != nil) == (read == nil), "\(text)")
+            }
+        }
+    }
+
     /// Ordinary documents take the fast scan all the way (falling back to the
     /// reader would be correct but slow).
     @Test func ordinaryDocumentsTakeTheFastScan() throws {
