@@ -435,31 +435,8 @@ struct JSONWriter {
         guard let source = bytes.baseAddress, bytes.count > 0 else { return }
         let length = bytes.count
         reserve(length)
-        let target = buffer + count
-        if length <= 16 {
-            // Keys, numbers and short strings: two loads and two stores that
-            // overlap, cheaper than a call to `memcpy`, and never reading
-            // outside the bytes.
-            let from = UnsafeRawPointer(source)
-            let to = UnsafeMutableRawPointer(target)
-            if length >= 8 {
-                let head = from.loadUnaligned(as: UInt64.self)
-                let tail = from.loadUnaligned(fromByteOffset: length &- 8, as: UInt64.self)
-                to.storeBytes(of: head, as: UInt64.self)
-                to.storeBytes(of: tail, toByteOffset: length &- 8, as: UInt64.self)
-            } else if length >= 4 {
-                let head = from.loadUnaligned(as: UInt32.self)
-                let tail = from.loadUnaligned(fromByteOffset: length &- 4, as: UInt32.self)
-                to.storeBytes(of: head, as: UInt32.self)
-                to.storeBytes(of: tail, toByteOffset: length &- 4, as: UInt32.self)
-            } else {
-                target[0] = source[0]
-                target[length >> 1] = source[length >> 1]
-                target[length &- 1] = source[length &- 1]
-            }
-        } else {
-            target.update(from: source, count: length)
-        }
+        // Keys, numbers and short strings without a call to `memcpy`.
+        JSONWriter.copy(source, to: buffer + count, count: length)
         count += length
     }
 
