@@ -2,8 +2,8 @@
 /// `encode(to:)` hands it, adds up a little of each so that none can be
 /// dropped, and keeps no output. Encoding with it costs what the `Encodable`
 /// protocols themselves cost (a container box per keyed container, a call
-/// through the box per member, the synthesized code), which no encoder built
-/// on them can go below; the typed encode rows print it next to
+/// through the box per member, the synthesized code): about the least any
+/// encoder built on them can cost. The typed encode rows print it next to
 /// `ModelJSONEncoder`.
 final class NullEncoder: Encoder {
     var codingPath: [any CodingKey] { [] }
