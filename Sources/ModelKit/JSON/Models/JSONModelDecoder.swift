@@ -30,7 +30,7 @@ import Foundation
 /// path, whose reader never recurses, so a document nested past
 /// ``JSONReadingOptions/maximumDepth`` meets the nesting error with little
 /// stack used, even on a thread with a small stack.
-struct JSONModelDecoder {
+struct JSONModelDecoder: ~Copyable {
     /// The deepest container read directly.
     static let directDepth = 32
 
@@ -65,14 +65,26 @@ struct JSONModelDecoder {
     /// with their key hashes: each object's bag gets its members at once when
     /// the object closes, in one array of their number, rather than growing
     /// two arrays member by member.
-    private var pendingMembers: [ExtensibleBag.CompactMember] = []
-    private var pendingHashes: [UInt64] = []
+    ///
+    /// Plain memory, allocated with the first member set aside and freed
+    /// with the decoder: two arrays, checked for uniqueness and capacity on
+    /// each append, cost more than the rest of a skipped member's bookkeeping.
+    private var pendingMembers: UnsafeMutablePointer<ExtensibleBag.CompactMember>?
+    private var pendingHashes: UnsafeMutablePointer<UInt64>?
+    private var pendingCount = 0
+    private var pendingCapacity = 0
     /// Scratch for finding a repeated key among many members.
     private var keyTable: [UInt32] = []
 
     /// - Parameter document: the `Data` whose bytes `bytes` are, to keep
     ///   members the class does not save as their exact text; `nil` reads
     ///   them into values.
+    deinit {
+        // Both element types are trivial: nothing to deinitialize.
+        pendingMembers?.deallocate()
+        pendingHashes?.deallocate()
+    }
+
     init(_ bytes: UnsafeBufferPointer<UInt8>, options: JSONReadingOptions, document: Data? = nil) {
         reader = JSONReader(bytes, options: options)
         maximumDepth = options.maximumDepth
@@ -148,7 +160,7 @@ struct JSONModelDecoder {
         let ignoresUnknown = layout.unknownKeys == .ignore
         let rejectsUnknown = layout.unknownKeys == .reject
         var members = Members()
-        let pendingStart = pendingMembers.count
+        let pendingStart = pendingCount
         defer { dropPendingMembers(from: pendingStart) }
         try enterContainer()
         if current == JSONByte.closeBrace {
@@ -242,15 +254,7 @@ struct JSONModelDecoder {
                 reader.outerDepth = depth
                 let range = try reader.skipValue()
                 guard let key = bagKeyRange else { return nil }
-                if pendingMembers.capacity == 0 {
-                    pendingMembers.reserveCapacity(64)
-                    pendingHashes.reserveCapacity(64)
-                }
-                pendingMembers.append(ExtensibleBag.CompactMember(key: key, value: range))
-                pendingHashes.append(
-                    JSONReader.scanHash(
-                        reader.base, count: reader.count, from: key.lowerBound, length: key.count,
-                        seed: reader.keySeed))
+                setAside(key: key, value: range)
             case .none:
                 guard !rejectsUnknown else { throw Failure() }
                 if keepsText {
@@ -258,15 +262,7 @@ struct JSONModelDecoder {
                     reader.outerDepth = depth
                     let range = try reader.skipValue()
                     if let key = bagKeyRange, members.bag.acceptsCompactMembers {
-                        if pendingMembers.capacity == 0 {
-                            pendingMembers.reserveCapacity(64)
-                            pendingHashes.reserveCapacity(64)
-                        }
-                        pendingMembers.append(ExtensibleBag.CompactMember(key: key, value: range))
-                        pendingHashes.append(
-                            JSONReader.scanHash(
-                                reader.base, count: reader.count, from: key.lowerBound, length: key.count,
-                                seed: reader.keySeed))
+                        setAside(key: key, value: range)
                     } else {
                         // The members so far go first, in the compact form that this one expands.
                         movePendingMembers(from: pendingStart, into: &members.bag)
@@ -294,7 +290,7 @@ struct JSONModelDecoder {
             } else if next == JSONByte.closeBrace {
                 depth -= 1
                 // A repeated key: the ModelValue path reports it.
-                if pendingMembers.count > pendingStart {
+                if pendingCount > pendingStart {
                     guard !pendingMembersRepeatKey(from: pendingStart) else { return nil }
                     if !ignoresUnknown { movePendingMembers(from: pendingStart, into: &members.bag) }
                 }
@@ -306,21 +302,55 @@ struct JSONModelDecoder {
         }
     }
 
+    /// Sets the member of `key` and `value` (ranges in the document) aside
+    /// with its key's hash, for its object's bag or only to find a repeat.
+    @inline(__always)
+    private mutating func setAside(key: Range<Int>, value: Range<Int>) {
+        if pendingCount == pendingCapacity { growPending() }
+        (pendingMembers.unsafelyUnwrapped + pendingCount).initialize(
+            to: ExtensibleBag.CompactMember(key: key, value: value))
+        (pendingHashes.unsafelyUnwrapped + pendingCount).initialize(
+            to: JSONReader.scanHash(
+                reader.base, count: reader.count, from: key.lowerBound, length: key.count, seed: reader.keySeed))
+        pendingCount &+= 1
+    }
+
+    @inline(never)
+    private mutating func growPending() {
+        let capacity = max(64, pendingCapacity * 2)
+        let members = UnsafeMutablePointer<ExtensibleBag.CompactMember>.allocate(capacity: capacity)
+        let hashes = UnsafeMutablePointer<UInt64>.allocate(capacity: capacity)
+        if let pendingMembers, let pendingHashes {
+            members.moveInitialize(from: pendingMembers, count: pendingCount)
+            hashes.moveInitialize(from: pendingHashes, count: pendingCount)
+            pendingMembers.deallocate()
+            pendingHashes.deallocate()
+        }
+        pendingMembers = members
+        pendingHashes = hashes
+        pendingCapacity = capacity
+    }
+
+    /// The pending members from `start` on, and their key hashes.
+    private func pending(from start: Int) -> (UnsafeBufferPointer<ExtensibleBag.CompactMember>, UnsafeBufferPointer<UInt64>) {
+        (
+            UnsafeBufferPointer(start: pendingMembers.map { $0 + start }, count: pendingCount - start),
+            UnsafeBufferPointer(start: pendingHashes.map { $0 + start }, count: pendingCount - start)
+        )
+    }
+
     /// Hands the pending members from `start` on to `bag`, which must be
     /// empty, as its compact form.
     private mutating func movePendingMembers(from start: Int, into bag: inout ExtensibleBag) {
-        guard pendingMembers.count > start, let document else { return }
-        bag.setCompact(document, members: Array(pendingMembers[start...]))
+        guard pendingCount > start, let document else { return }
+        bag.setCompact(document, members: Array(pending(from: start).0))
         dropPendingMembers(from: start)
     }
 
     /// Forgets the pending members from `start` on.
     @inline(__always)
     private mutating func dropPendingMembers(from start: Int) {
-        let extra = pendingMembers.count - start
-        guard extra > 0 else { return }
-        pendingMembers.removeLast(extra)
-        pendingHashes.removeLast(extra)
+        if pendingCount > start { pendingCount = start }
     }
 
     /// Whether two of the pending members from `start` on have the same key.
@@ -328,14 +358,8 @@ struct JSONModelDecoder {
         var table: [UInt32] = []
         swap(&table, &keyTable)
         defer { swap(&table, &keyTable) }
-        let base = reader.base
-        return pendingMembers.withUnsafeBufferPointer { members in
-            pendingHashes.withUnsafeBufferPointer { hashes in
-                ExtensibleBag.repeatsKey(
-                    UnsafeBufferPointer(rebasing: members[start...]), hashes: UnsafeBufferPointer(rebasing: hashes[start...]),
-                    in: base, table: &table)
-            }
-        }
+        let (members, hashes) = pending(from: start)
+        return ExtensibleBag.repeatsKey(members, hashes: hashes, in: reader.base, table: &table)
     }
 
     /// Reads a model of `type` at the cursor, member by member, or through the
