@@ -250,6 +250,36 @@ import Testing
         }
     }
 
+    /// A fault inside a pretty-printed member that a class ignores (after
+    /// indentation, in a short key, in a repeated key) is reported with its
+    /// key path, line and column, as a read of it would be.
+    @Test func faultsInIgnoredMembersNameTheirPlace() throws {
+        let cases: [(json: String, message: String)] = [
+            (
+                "{\n  \"title\": \"t\",\n  \"skipped\": {\n    \"a\": 1,\n    \u{0B}\"b\": 2\n  }\n}",
+                "line 5, column 5"
+            ),
+            (
+                "{\n  \"title\": \"t\",\n  \"skipped\": [1,\n      \u{01}2]\n}",
+                "line 4, column 7"
+            ),
+            (
+                "{\n  \"title\": \"t\",\n  \"skipped\": {\n    \"twenty-two-bytes-key!!\": 1,\n    \"twenty-two-bytes-key!!\": 2\n  }\n}",
+                "duplicate key \"twenty-two-bytes-key!!\""
+            ),
+        ]
+        for (json, expected) in cases {
+            do {
+                _ = try IgnoringNote(json: Data(json.utf8))
+                Issue.record("expected an error for \(json.debugDescription)")
+            } catch {
+                let message = String(describing: error)
+                #expect(message.contains(expected), "\(message)")
+                #expect(message.contains("skipped"), "\(message)")
+            }
+        }
+    }
+
     /// Keys of about the longest length the short-key path takes, at the
     /// very end of the input: cut after their quote, after their colon, or
     /// complete. (Run under the address sanitizer, this catches a read past
