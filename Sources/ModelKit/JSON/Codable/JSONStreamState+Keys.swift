@@ -131,7 +131,7 @@ extension JSONStreamState {
     @inline(never)
     private func growKeyOffsets() {
         let capacity = core.pointee.keyCapacity * 2
-        core.pointee.keyOffsets = Self.moved(core.pointee.keyOffsets, count: core.pointee.keyCount, toCapacity: capacity)
+        core.pointee.keyOffsets = core.pointee.keyOffsets.moved(count: core.pointee.keyCount, toCapacity: capacity)
         core.pointee.keyCapacity = capacity
     }
 

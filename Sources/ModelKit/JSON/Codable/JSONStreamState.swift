@@ -169,19 +169,8 @@ final class JSONStreamState {
     @inline(never)
     private func growFrames() {
         let capacity = core.pointee.frameCapacity * 2
-        core.pointee.frames = Self.moved(core.pointee.frames, count: core.pointee.frameCount, toCapacity: capacity)
+        core.pointee.frames = core.pointee.frames.moved(count: core.pointee.frameCount, toCapacity: capacity)
         core.pointee.frameCapacity = capacity
-    }
-
-    /// A new buffer of `capacity` elements holding the `count` elements moved
-    /// from `old`, which is freed.
-    static func moved<Element>(
-        _ old: UnsafeMutablePointer<Element>, count: Int, toCapacity capacity: Int
-    ) -> UnsafeMutablePointer<Element> {
-        let new = UnsafeMutablePointer<Element>.allocate(capacity: capacity)
-        new.moveInitialize(from: old, count: count)
-        old.deallocate()
-        return new
     }
 
     /// Sets `topSerial` after the frames or the failure state changed.
@@ -671,7 +660,7 @@ final class JSONStreamState {
     @inline(never)
     private func growRecords() {
         let capacity = core.pointee.recordCapacity * 2
-        core.pointee.records = Self.moved(core.pointee.records, count: core.pointee.recordCount, toCapacity: capacity)
+        core.pointee.records = core.pointee.records.moved(count: core.pointee.recordCount, toCapacity: capacity)
         if let old = core.pointee.levelEncoders {
             let encoders = JSONStreamState.makeLevelEncoders(capacity: capacity)
             encoders.moveUpdate(from: old, count: core.pointee.recordCapacity)

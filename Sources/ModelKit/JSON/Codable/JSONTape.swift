@@ -81,10 +81,7 @@ final class JSONTape {
 
         @inline(never)
         private mutating func grow() {
-            let larger = UnsafeMutablePointer<Entry>.allocate(capacity: capacity * 2)
-            larger.moveInitialize(from: entries, count: count)
-            entries.deallocate()
-            entries = larger
+            entries = entries.moved(count: count, toCapacity: capacity * 2)
             capacity *= 2
         }
     }

@@ -318,16 +318,13 @@ struct JSONModelDecoder: ~Copyable {
     @inline(never)
     private mutating func growPending() {
         let capacity = max(64, pendingCapacity * 2)
-        let members = UnsafeMutablePointer<ExtensibleBag.CompactMember>.allocate(capacity: capacity)
-        let hashes = UnsafeMutablePointer<UInt64>.allocate(capacity: capacity)
         if let pendingMembers, let pendingHashes {
-            members.moveInitialize(from: pendingMembers, count: pendingCount)
-            hashes.moveInitialize(from: pendingHashes, count: pendingCount)
-            pendingMembers.deallocate()
-            pendingHashes.deallocate()
+            self.pendingMembers = pendingMembers.moved(count: pendingCount, toCapacity: capacity)
+            self.pendingHashes = pendingHashes.moved(count: pendingCount, toCapacity: capacity)
+        } else {
+            pendingMembers = .allocate(capacity: capacity)
+            pendingHashes = .allocate(capacity: capacity)
         }
-        pendingMembers = members
-        pendingHashes = hashes
         pendingCapacity = capacity
     }
 
