@@ -212,7 +212,8 @@ struct JSONObjectCursor {
     /// passed over or found: every member before `hint` has been.
     private var passedLow: UInt64 = 0
     private var passedHigh: UInt64 = 0
-    /// Members passed over by all searches so far; too many, and the table is built.
+    /// Members looked at again by searches for keys that may be behind
+    /// `hint`; too many, and the table is built.
     private var steps = 0
 
     init(state: JSONDecodingState, index: Int, path: CodingPathNode?, keepsKeys: Bool) {
@@ -364,44 +365,48 @@ struct JSONObjectCursor {
     /// Finds the plain ASCII bytes of a key among the members; `nil` when it
     /// is not there. Switches to the table for members it cannot compare by
     /// bytes (escaped or non-ASCII keys) and when searches go on too long.
+    ///
+    /// Every member before `hint` has been passed over or found, and its
+    /// key's bit remembered: the key can be there only when its bit is set,
+    /// and is looked for there first (the first occurrence wins). Then the
+    /// members from `hint` on, which no search has passed yet. So keys
+    /// asked for in any order cost one walk of the object in all, plus a
+    /// walk of the members passed for each key whose bit one of them shares.
     @inline(never)
     private mutating func search(_ key: UnsafeBufferPointer<UInt8>, _ state: JSONDecodingState) -> Int? {
         guard memberCount > 0 else { return nil }
         guard let keyStart = key.baseAddress, !key.isEmpty else { return fromTable(key, state) }
         // Read like a ModelValue, the object's keys are all ASCII: no key outside ASCII matches one by bytes.
         for byte in key where byte >= 0x80 { return state.readsLikeModelValues ? nil : fromTable(key, state) }
-        let start = hint < end ? hint : first
-        let passedBeforeLow = passedLow
-        let passedBeforeHigh = passedHigh
         let keyBit = Self.bit(key.count, keyStart[0], keyStart[key.count - 1])
-        var member = start
-        var wrapped = false
-        while true {
+        if hint > first, mayRepeat(keyBit) {
+            var member = first
+            while member < hint {
+                let entry = entries[member]
+                if entry.flags != 0 { return fromTable(key, state) }
+                if Int(entry.end &- entry.start) == key.count,
+                    Self.sameBytes(base + Int(entry.start), keyStart, count: key.count)
+                {
+                    return member + 1
+                }
+                steps += 1
+                member = indexAfter(member + 1)
+            }
+            if steps > memberCount * 8 + 64 { return fromTable(key, state) }
+        }
+        var member = hint
+        while member < end {
             let entry = entries[member]
             if entry.flags != 0 { return fromTable(key, state) }
-            let length = Int(entry.end - entry.start)
+            let length = Int(entry.end &- entry.start)
             let memberStart = base + Int(entry.start)
-            if length == key.count, Self.sameBytes(memberStart, keyStart, count: length) {
-                // The first occurrence wins: one before `start` may have been
-                // passed over by an earlier search for another key.
-                let mayRepeat = (keyBit < 64 ? passedBeforeLow >> keyBit : passedBeforeHigh >> (keyBit - 64)) & 1 != 0
-                if !wrapped, start != first, mayRepeat, let earlier = earlierOccurrence(of: key, before: start) {
-                    return earlier
-                }
-                remember(keyBit)
-                hint = indexAfter(member + 1)
-                return member + 1
-            }
             if length > 0 { remember(Self.bit(length, memberStart[0], memberStart[length - 1])) }
-            steps += 1
-            if steps > memberCount * 8 + 64 { return fromTable(key, state) }
-            member = indexAfter(member + 1)
-            if member >= end {
-                member = first
-                wrapped = true
-            }
-            if member == start { return nil }
+            let found = length == key.count && Self.sameBytes(memberStart, keyStart, count: length)
+            hint = indexAfter(member + 1)
+            if found { return member + 1 }
+            member = hint
         }
+        return nil
     }
 
     @inline(__always)

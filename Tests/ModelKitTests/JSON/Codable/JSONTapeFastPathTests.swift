@@ -80,6 +80,56 @@ import Testing
         agree(FiveBackwards.self, json)
     }
 
+    /// Asks for the keys that `userInfo[Probe.orderKey]` lists, in that
+    /// order, each as an optional `Int`, and keeps what it finds.
+    struct Probe: Decodable, Equatable {
+        static let orderKey = CodingUserInfoKey(rawValue: "order")!
+        var values: [Int?]
+        struct Key: CodingKey {
+            var stringValue: String
+            var intValue: Int? { nil }
+            init(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue: Int) { nil }
+        }
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: Key.self)
+            let order = decoder.userInfo[Probe.orderKey] as? [String] ?? []
+            values = try order.map { try container.decodeIfPresent(Int.self, forKey: Key(stringValue: $0)) }
+        }
+    }
+
+    /// Objects of up to 60 members (so that many keys share a bit of the
+    /// search's filter of passed keys), shuffled, some repeated, some
+    /// missing, read for keys asked in random orders, again and again:
+    /// the values are Foundation's, the first occurrence winning.
+    @Test(arguments: 0..<60 as Range<UInt64>)
+    func manyKeysAskedForInAnyOrderFindTheFirstOccurrence(seed: UInt64) throws {
+        var generator = SeededGenerator(seed: seed &+ 500)
+        let names = (0..<60).map { index -> String in
+            let stem = ["k", "key", "longer_key_", "a_key_of_more_than_sixteen_bytes_"][index % 4]
+            return stem + String(index, radix: 7)
+        }
+        var members: [String] = []
+        var value = 0
+        for name in names where Int.random(in: 0..<5, using: &generator) > 0 {
+            for _ in 0..<(Int.random(in: 0..<6, using: &generator) == 0 ? 2 : 1) {
+                members.append("\"\(name)\": \(value)")
+                value += 1
+            }
+        }
+        members.shuffle(using: &generator)
+        let data = Data(("{" + members.joined(separator: ", ") + "}").utf8)
+        var order = (0..<Int.random(in: 1...45, using: &generator)).map { _ in names.randomElement(using: &generator)! }
+        order.append(contentsOf: ["absent", names[0]])
+        var ours = ModelJSONDecoder()
+        ours.userInfo[Probe.orderKey] = order
+        let foundation = JSONDecoder()
+        foundation.userInfo[Probe.orderKey] = order
+        let expected = try foundation.decode(Probe.self, from: data)
+        #expect(try ours.decode(Probe.self, from: data) == expected, "\(order)")
+        #expect(expected.values.contains { $0 != nil })
+    }
+
     @Test func missingKeysAndWrongTypesAtDepthNameTheirPath() {
         struct Outer: Decodable { var items: [Inner] }
         struct Inner: Decodable {
