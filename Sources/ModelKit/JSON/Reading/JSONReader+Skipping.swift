@@ -429,7 +429,9 @@ extension JSONReader {
                 if highBits & 0x80 != 0, !JSONReader.isValidUTF8(base, count: count, from: start, to: cursor) { return nil }
                 return cursor + 1
             }
-            guard byte == JSONByte.backslash, let next = scanEscape(at: cursor) else { return nil }
+            guard byte == JSONByte.backslash, let next = JSONReader.scanEscape(base, count: count, at: cursor) else {
+                return nil
+            }
             cursor = next
         }
     }
@@ -438,17 +440,24 @@ extension JSONReader {
     /// must be followed by a `\u` low one, as the reader requires.
     @inline(__always)
     func scanEscape(at index: Int) -> Int? {
+        JSONReader.scanEscape(base, count: count, at: index)
+    }
+
+    /// ``scanEscape(at:)`` on the `count` bytes at `base`. (Static: called
+    /// as a method from the mutating string scan, it made that scan copy
+    /// the whole reader on every string.)
+    static func scanEscape(_ base: UnsafePointer<UInt8>, count: Int, at index: Int) -> Int? {
         guard index + 1 < count else { return nil }
         switch base[index + 1] {
         case JSONByte.quote, JSONByte.backslash, JSONByte.slash, UInt8(ascii: "b"), UInt8(ascii: "f"),
             UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
             return index + 2
         case UInt8(ascii: "u"):
-            guard let unit = scanHexQuad(at: index + 2) else { return nil }
+            guard let unit = JSONReader.hexQuad(base, at: index + 2, end: count) else { return nil }
             switch unit {
             case 0xD800...0xDBFF:
                 guard index + 7 < count, base[index + 6] == JSONByte.backslash, base[index + 7] == UInt8(ascii: "u"),
-                    let low = scanHexQuad(at: index + 8), (0xDC00...0xDFFF).contains(low)
+                    let low = JSONReader.hexQuad(base, at: index + 8, end: count), (0xDC00...0xDFFF).contains(low)
                 else { return nil }
                 return index + 12
             case 0xDC00...0xDFFF:

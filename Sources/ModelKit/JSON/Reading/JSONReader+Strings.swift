@@ -19,7 +19,10 @@ extension JSONReader {
             let byte = base[index]
             if byte == JSONByte.quote {
                 position = index + 1
-                return try makeString(from: start, to: index, isASCII: highBits & 0x80 == 0)
+                if let string = JSONReader.string(base, from: start, to: index, isASCII: highBits & 0x80 == 0) {
+                    return string
+                }
+                throw invalidUTF8Error(at: firstInvalidUTF8(from: start, to: index) ?? start)
             } else if byte == JSONByte.backslash {
                 return try readEscapedString(start: start, firstEscape: index, highBits: highBits)
             } else {
@@ -28,16 +31,16 @@ extension JSONReader {
         }
     }
 
-    /// The string of the bytes from `start` to `end`, which hold no escapes.
+    /// The string of the bytes from `start` to `end` at `base`, which hold no
+    /// escapes, or `nil` when they are not UTF-8: one validating pass, and
+    /// where the fault is only found when there is one. (Static: as a method,
+    /// called from the mutating reads, it made them copy the whole reader
+    /// for every string; only the error path needs the reader.)
     @inline(__always)
-    func makeString(from start: Int, to end: Int, isASCII: Bool) throws(ModelError) -> String {
+    static func string(_ base: UnsafePointer<UInt8>, from start: Int, to end: Int, isASCII: Bool) -> String? {
         let bytes = UnsafeBufferPointer(start: base + start, count: end - start)
         if isASCII { return String(decoding: bytes, as: UTF8.self) }
-        // One validating pass; find where the fault is only when there is one.
-        guard let string = String(validUTF8: bytes) else {
-            throw invalidUTF8Error(at: firstInvalidUTF8(from: start, to: end) ?? start)
-        }
-        return string
+        return String(validUTF8: bytes)
     }
 
     /// Reads the object key whose opening quote is at `position`, moves past
@@ -66,7 +69,9 @@ extension JSONReader {
         {
             return (keyCache[slot].key, hash)
         }
-        let key = try makeString(from: start, to: end, isASCII: highBits & 0x80 == 0)
+        guard let key = JSONReader.string(base, from: start, to: end, isASCII: highBits & 0x80 == 0) else {
+            throw invalidUTF8Error(at: firstInvalidUTF8(from: start, to: end) ?? start)
+        }
         keyCache[slot] = KeyCacheEntry(offset: start, length: length, hash: hash, key: key)
         return (key, hash)
     }
