@@ -17,6 +17,9 @@ final class JSONDecodingPlan: Sendable {
     /// Open-addressing table of the entries' keys, a power of two long: each
     /// bucket has what a probe compares (so that it reads one place), or is empty.
     private let buckets: [Bucket]
+    /// Bit `n` is set when some key is `n` bytes long (bit 63: 63 or
+    /// longer): a key of another length names no entry, with no probe.
+    private let keyLengthBits: UInt64
     /// Whether every key is ASCII. Only then does a key whose bytes match no
     /// entry surely name nothing: Swift compares strings by canonical
     /// equivalence, which can equate a non-ASCII key with other bytes.
@@ -127,6 +130,7 @@ final class JSONDecodingPlan: Sendable {
         keyBytes = bytes
         keyStarts = starts
         keyLengths = lengths
+        keyLengthBits = lengths.reduce(0) { $0 | 1 << UInt64(min($1, 63)) }
         self.targets = targets
         buckets = table
         keysAreASCII = ascii
@@ -185,6 +189,9 @@ final class JSONDecodingPlan: Sendable {
     /// `predicted` (the entry after the previous member's) first.
     @inline(__always)
     func entry(matching key: UnsafePointer<UInt8>, count: Int, predicted: Int) -> Int? {
+        // Most members of documents that carry more than a class declares
+        // are not its keys: many of them are told by their length alone.
+        guard keyLengthBits >> UInt64(min(count, 63)) & 1 != 0 else { return nil }
         if predicted < keyLengths.count, matches(predicted, key, count) { return predicted }
         return lookUp(key, count: count)
     }
@@ -209,7 +216,7 @@ final class JSONDecodingPlan: Sendable {
     private func matches(_ index: Int, _ key: UnsafePointer<UInt8>, _ count: Int) -> Bool {
         guard keyLengths[index] == count else { return false }
         return keyBytes.withUnsafeBufferPointer { buffer in
-            memcmp(buffer.baseAddress! + keyStarts[index], key, count) == 0
+            JSONReader.sameBytes(buffer.baseAddress! + keyStarts[index], key, count: count)
         }
     }
 

@@ -739,3 +739,39 @@ extension JSONDirectPathTests {
         #expect(try SlotKeyed(json: slotted.jsonData()).twentySeven == 27)
     }
 }
+
+/// Keys of lengths around the plan's filter of key lengths (one bit per
+/// length, the last for 63 bytes and longer).
+private final class LengthKeyed: ModelObject, @unchecked Sendable {
+    override class var typeKey: String? { nil }
+    override class var versionKey: String? { nil }
+    @Saved("k") var one = 0
+    @Saved(String(repeating: "b", count: 62)) var sixtyTwo = 0
+    @Saved(String(repeating: "c", count: 63)) var sixtyThree = 0
+    @Saved(String(repeating: "d", count: 70)) var seventy = 0
+}
+
+extension JSONDirectPathTests {
+    /// Members whose keys are as long as a declared key or not, short and
+    /// past 63 bytes, in random orders: the declared ones are read, the
+    /// others kept in the bag, exactly as the `ModelValue` path does.
+    @Test(arguments: [UInt64(21), 22, 23, 24])
+    func keysOfEveryLengthAroundTheDeclaredOnesAreTold(seed: UInt64) throws {
+        var generator = SeededGenerator(seed: seed)
+        let declared = ["k", String(repeating: "b", count: 62), String(repeating: "c", count: 63), String(repeating: "d", count: 70)]
+        let others = [
+            "", "j", "kk", String(repeating: "b", count: 61), String(repeating: "b", count: 63),
+            String(repeating: "e", count: 63), String(repeating: "c", count: 64), String(repeating: "d", count: 69),
+            String(repeating: "d", count: 71), String(repeating: "c", count: 62) + "b",
+        ]
+        var members = declared.enumerated().map { "\"\($1)\": \($0 + 1)" }
+        members += others.enumerated().map { "\"\($1)\": \($0 + 10)" }
+        members.shuffle(using: &generator)
+        let data = Data(("{" + members.joined(separator: ", ") + "}").utf8)
+        #expect(Self.direct(LengthKeyed.self, data) == Self.viaModelValue(LengthKeyed.self, data))
+        let object = try LengthKeyed(json: data)
+        let values: [Int] = [object.one, object.sixtyTwo, object.sixtyThree, object.seventy]
+        #expect(values == [1, 2, 3, 4])
+        #expect(Set(object.extensibleProperties.keys) == Set(others))
+    }
+}
