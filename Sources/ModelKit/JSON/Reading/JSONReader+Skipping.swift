@@ -200,8 +200,8 @@ extension JSONReader {
     ///
     /// Most calls find a token at once. Pretty-printed documents put one
     /// space after a colon, and a line break and a run of spaces between
-    /// members: those are passed in line (the spaces counted eight at a
-    /// time) when a token follows them; anything else goes to ``whitespaceRunEnd(_:count:from:)``.
+    /// members: those are passed in line (up to 15 spaces, counted in two
+    /// words) when a token follows them; anything else goes to ``whitespaceRunEnd(_:count:from:)``.
     @inline(__always)
     func whitespaceEnd(from index: Int) -> Int {
         guard index < count else { return index }
@@ -211,18 +211,20 @@ extension JSONReader {
         if byte > JSONByte.space { return index }
         // One space, as after a colon.
         if byte == JSONByte.space, index &+ 1 < count, base[index &+ 1] > JSONByte.space { return index &+ 1 }
-        if byte == JSONByte.lineFeed {
-            var next = index &+ 1
-            while next &+ 8 <= count {
-                // The lowest byte that is not a space ends the run.
-                let word = UInt64(littleEndian: UnsafeRawPointer(base + next).loadUnaligned(as: UInt64.self))
-                let spaces = (word ^ 0x2020_2020_2020_2020).trailingZeroBitCount &>> 3
-                next &+= spaces
-                if spaces < 8 {
-                    if base[next] > JSONByte.space { return next }
-                    break
-                }
-            }
+        // A line break and up to 15 spaces of indentation, counted in one
+        // chunk without a branch on their number (which varies from line to
+        // line, so that such branches mispredict).
+        if byte == JSONByte.lineFeed, index &+ 18 <= count {
+            let next = index &+ 1
+            // In each word, the lowest byte that is not a space ends the run (8: none).
+            let spaces: UInt64 = 0x2020_2020_2020_2020
+            let first = UnsafeRawPointer(base + next).loadUnaligned(as: UInt64.self)
+            let second = UnsafeRawPointer(base + (next &+ 8)).loadUnaligned(as: UInt64.self)
+            let low = UInt64((UInt64(littleEndian: first) ^ spaces).trailingZeroBitCount &>> 3)
+            let high = UInt64((UInt64(littleEndian: second) ^ spaces).trailingZeroBitCount &>> 3)
+            // `low` is 8 when the first eight are all spaces; then the second eight count.
+            let end = next &+ Int(truncatingIfNeeded: low &+ (high & (0 &- (low &>> 3))))
+            if base[end] > JSONByte.space { return end }
         }
         return JSONReader.whitespaceRunEnd(base, count: count, from: index)
     }
