@@ -4,8 +4,10 @@ import Foundation
 ///
 /// Types ask for their keys mostly in the order the document has them, so a
 /// key is looked for first at the member after the one found last, then
-/// from there on, comparing the bytes of plain keys, wrapping round once.
-/// When a key repeats, the first occurrence counts, as in `JSONDecoder`.
+/// among the members passed before it only when one of them may be it,
+/// then on from there, comparing the bytes of plain keys (see
+/// ``JSONObjectCursor``). When a key repeats, the first occurrence counts,
+/// as in `JSONDecoder`.
 /// Objects with many members, keys converted by a strategy, and keys outside
 /// ASCII (which Swift compares by canonical equivalence) use a table of
 /// `String`s instead, built once.
@@ -204,7 +206,9 @@ struct JSONObjectCursor {
     private var first: Int
     private var end: Int
     private var memberCount: Int
-    /// Where the next search starts: the key entry after the last one found.
+    /// Where the next search starts: the key entry after the last one a
+    /// search passed or found (a key found among the members before it
+    /// leaves it where it is).
     private var hint: Int
     /// The value entry of each key, first occurrence winning, when in use.
     private var table: [String: Int]?
