@@ -336,7 +336,7 @@ struct JSONObjectCursor {
                 let keyBit = Self.bit(key.count, keyStart[0], keyStart[key.count - 1])
                 // The first occurrence wins: one before `member` may have
                 // been passed over by an earlier search for another key.
-                if member != first, mayRepeat(keyBit), let earlier = earlierOccurrence(of: key, before: member) {
+                if member != first, mayRepeat(keyBit), let earlier = earlierOccurrence(of: key, before: member).found {
                     return earlier
                 }
                 remember(keyBit)
@@ -384,18 +384,9 @@ struct JSONObjectCursor {
         for byte in key where byte >= 0x80 { return state.readsLikeModelValues ? nil : fromTable(key, state) }
         let keyBit = Self.bit(key.count, keyStart[0], keyStart[key.count - 1])
         if hint > first, mayRepeat(keyBit) {
-            var member = first
-            while member < hint {
-                let entry = entries[member]
-                if entry.flags != 0 { return fromTable(key, state) }
-                if Int(entry.end &- entry.start) == key.count,
-                    Self.sameBytes(base + Int(entry.start), keyStart, count: key.count)
-                {
-                    return member + 1
-                }
-                steps += 1
-                member = indexAfter(member + 1)
-            }
+            let (earlier, looked) = earlierOccurrence(of: key, before: hint)
+            if let earlier { return earlier }
+            steps &+= looked
             if steps > memberCount * 8 + 64 { return fromTable(key, state) }
         }
         var member = hint
@@ -430,20 +421,23 @@ struct JSONObjectCursor {
         return (mixed >> 25) & 127
     }
 
-    /// The value entry of the first member before `limit` whose key is `key`.
+    /// The value entry of the first member before `limit` whose key is
+    /// `key`, and how many members were looked at.
     @inline(never)
-    private func earlierOccurrence(of key: UnsafeBufferPointer<UInt8>, before limit: Int) -> Int? {
+    private func earlierOccurrence(of key: UnsafeBufferPointer<UInt8>, before limit: Int) -> (found: Int?, looked: Int) {
         var member = first
+        var looked = 0
         while member < limit {
             let entry = entries[member]
-            if Int(entry.end - entry.start) == key.count, entry.flags == 0,
+            if Int(entry.end &- entry.start) == key.count, entry.flags == 0,
                 Self.sameBytes(base + Int(entry.start), key.baseAddress!, count: key.count)
             {
-                return member + 1
+                return (member + 1, looked)
             }
+            looked &+= 1
             member = indexAfter(member + 1)
         }
-        return nil
+        return (nil, looked)
     }
 
     @inline(never)

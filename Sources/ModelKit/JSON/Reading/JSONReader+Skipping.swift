@@ -438,16 +438,11 @@ extension JSONReader {
         }
     }
 
-    /// Scans the escape whose backslash is at `index`; a `\u` high surrogate
-    /// must be followed by a `\u` low one, as the reader requires.
-    @inline(__always)
-    func scanEscape(at index: Int) -> Int? {
-        JSONReader.scanEscape(base, count: count, at: index)
-    }
-
-    /// ``scanEscape(at:)`` on the `count` bytes at `base`. (Static: called
-    /// as a method from the mutating string scan, it made that scan copy
-    /// the whole reader on every string.)
+    /// Scans the escape whose backslash is at `index` of the `count` bytes
+    /// at `base`; a `\u` high surrogate must be followed by a `\u` low one,
+    /// as the reader requires. (Static: as a method, called from the
+    /// mutating string scan, it made that scan copy the whole reader on
+    /// every string.)
     static func scanEscape(_ base: UnsafePointer<UInt8>, count: Int, at index: Int) -> Int? {
         guard index + 1 < count else { return nil }
         switch base[index + 1] {
