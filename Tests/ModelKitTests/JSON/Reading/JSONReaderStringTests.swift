@@ -100,6 +100,11 @@ import Testing
         #expect(escaped?.code == .invalidUTF8)
         #expect(escaped?.location?.byteOffset == offset + 3)
         #expect(escaped?.keyPath.description == "[0]")
+        // In a key.
+        let key = readFailure(bytes: [0x7B, 0x22] + sequence + Array(#"": 1}"#.utf8))
+        #expect(key?.code == .invalidUTF8)
+        #expect(key?.location?.byteOffset == offset + 1)
+        #expect(key?.message.hasPrefix("invalid UTF-8 (byte 0x") == true)
     }
 
     /// The reader's UTF-8 check (`String(validUTF8:)`: decode, then compare
