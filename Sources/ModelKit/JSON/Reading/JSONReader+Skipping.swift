@@ -15,13 +15,26 @@ extension JSONReader {
     mutating func skipValue() throws(ModelError) -> Range<Int> {
         skipWhitespace()
         let start = position
-        // Strings and numbers, most skipped members, without the container scan's setup.
+        // Strings, numbers and literals, most skipped members, without the
+        // container scan's setup.
         let byte = start < count ? base[start] : 0
-        let scanned =
-            byte == JSONByte.quote
-            ? scanString(at: start)
-            : byte == JSONByte.minus || byte &- JSONByte.zero < 10
-                ? JSONReader.scanNumber(base, count: count, at: start) : scanValue(from: start)
+        let scanned: Int?
+        if byte == JSONByte.quote {
+            scanned = scanString(at: start)
+        } else if byte == JSONByte.minus || byte &- JSONByte.zero < 10 {
+            scanned = JSONReader.scanNumber(base, count: count, at: start)
+        } else if byte == JSONByte.t || byte == JSONByte.n {
+            // `true` and `null`, told apart by their first four bytes.
+            scanned =
+                hasLiteral(0x6575_7274, length: 4, at: start) || hasLiteral(0x6C6C_756E, length: 4, at: start)
+                ? start + 4 : nil
+        } else if byte == JSONByte.f {
+            scanned =
+                start + 5 <= count && base[start + 4] == UInt8(ascii: "e") && hasLiteral(0x736C_6166, length: 4, at: start)
+                ? start + 5 : nil
+        } else {
+            scanned = scanValue(from: start)
+        }
         if let end = scanned {
             position = end
             return start..<end

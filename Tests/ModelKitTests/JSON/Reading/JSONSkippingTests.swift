@@ -56,6 +56,8 @@ import Testing
         // Invalid grammar.
         "", " ", "[", "]", "{", "[1,]", "[1 2]", #"{"a" 1}"#, #"{"a":1,}"#, #"{a:1}"#, "[01]", "[-]", "[1.]",
         "[1e]", "[.5]", "[+1]", "tru", "nul", "falsy", "[true false]", "1 2", #"{"a":1}}"#, "[[]]]",
+        // Literals alone (skipped without the container scan), whole, cut short or misspelt.
+        "true", "false", "null", " null ", "t", "f", "n", "fals", "nult", "trUe", "falsE", "nulll", "truefalse",
         // Invalid strings.
         "\"abc", "\"a\u{01}b\"", #""\x""#, #""\u12""#, #""\u12G4""#, #""\ud800""#, #""\udc00""#,
         #""\ud800\u0041""#, #""\ud800x""#,
@@ -267,6 +269,10 @@ import Testing
                 "{\n  \"title\": \"t\",\n  \"skipped\": {\n    \"twenty-two-bytes-key!!\": 1,\n    \"twenty-two-bytes-key!!\": 2\n  }\n}",
                 "duplicate key \"twenty-two-bytes-key!!\""
             ),
+            // Literals skipped on their own: misspelt, cut short.
+            ("{\n  \"title\": \"t\",\n  \"skipped\": nul,\n  \"other\": 1\n}", "line 3, column 14"),
+            ("{\n  \"title\": \"t\",\n  \"skipped\": fAlse\n}", "line 3, column 14"),
+            ("{\n  \"title\": \"t\",\n  \"skipped\": tru", "line 3, column 14"),
         ]
         for (json, expected) in cases {
             do {
