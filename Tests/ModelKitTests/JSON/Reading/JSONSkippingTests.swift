@@ -137,6 +137,54 @@ import Testing
         }
     }
 
+    /// Long strings of seeded random pieces of well-formed and ill-formed
+    /// UTF-8 (every kind of lead at the edges of what it allows) and ASCII,
+    /// so that faults fall at every place in a word and between the scan's
+    /// paths (ASCII words, runs of three-byte sequences, one sequence at a
+    /// time), and strings end with sequences cut short: the scan accepts
+    /// exactly what the standard library's `String(validating:as:)` does,
+    /// and skipping fails with the read's own message.
+    @Test(arguments: [21, 22, 23] as [UInt64])
+    func skippingAgreesWithTheStandardLibraryOnLongStrings(seed: UInt64) {
+        let wellFormed: [[UInt8]] = [
+            [0x61], [0x7A], Array("plain ascii".utf8), [0xC2, 0x80], [0xDF, 0xBF], [0xE0, 0xA0, 0x80],
+            [0xE4, 0xB8, 0xAD], [0xED, 0x9F, 0xBF], [0xEE, 0x80, 0x80], [0xEF, 0xBF, 0xBF], [0xF0, 0x90, 0x80, 0x80],
+            [0xF3, 0xBF, 0xBF, 0xBF], [0xF4, 0x8F, 0xBF, 0xBF],
+        ]
+        let illFormed: [[UInt8]] = [
+            [0xC0, 0x80], [0xC1, 0xBF], [0xE0, 0x9F, 0xBF], [0xED, 0xA0, 0x80], [0xF0, 0x8F, 0xBF, 0xBF],
+            [0xF4, 0x90, 0x80, 0x80], [0xF5, 0x80, 0x80, 0x80], [0xFF], [0x80], [0xBF], [0xE4, 0xB8], [0xF0, 0x90, 0x80],
+            [0xC2], [0xE4, 0x41, 0x80],
+        ]
+        var random = SeededGenerator(seed: seed)
+        var invalid = 0
+        for _ in 0..<1500 {
+            var text: [UInt8] = []
+            for _ in 0..<Int.random(in: 0...30, using: &random) {
+                text += wellFormed.randomElement(using: &random)!
+            }
+            if Int.random(in: 0..<3, using: &random) == 0 {
+                text.insert(contentsOf: illFormed.randomElement(using: &random)!, at: Int.random(in: 0...text.count, using: &random))
+            }
+            let isValid = String(validating: text, as: UTF8.self) != nil
+            if !isValid { invalid += 1 }
+            // As a value after other members, as a key, and as the whole input.
+            let documents: [[UInt8]] = [
+                Array(#"{"a":1,"b":""#.utf8) + text + Array(#""}"#.utf8),
+                Array(#"[{"#.utf8) + [0x22] + text + Array(#"":true}]"#.utf8),
+                [0x22] + text + [0x22],
+            ]
+            for bytes in documents {
+                let read = Self.readOutcome(bytes, options: JSONReadingOptions())
+                #expect((read == nil) == isValid, "\(bytes)")
+                #expect(Self.scanAccepts(bytes) == isValid, "\(bytes)")
+                #expect(Self.validateOutcome(bytes, options: JSONReadingOptions()) == read, "\(bytes)")
+            }
+        }
+        // Both outcomes come up often.
+        #expect(invalid > 300 && invalid < 1200, "\(invalid) ill-formed of 1500")
+    }
+
     /// Three-byte UTF-8 sequences, which the scan checks in one load, at the
     /// edges of their ranges and at the end of the input.
     @Test func skippingAgreesOnThreeByteSequences() {
