@@ -111,6 +111,7 @@ enum TypedPeerBenchmarks {
     static func run() {
         runDeclared()
         runWholeTwitter()
+        runShapes()
     }
 
     /// The whole of twitter.json into the same shapes, dropping every other
