@@ -34,16 +34,27 @@ extension ModelDefaults {
     /// Reads the store's file: its values and stamp, or nothing when there is no file.
     /// - Throws: ``ModelError`` naming the file when it cannot be read or is
     ///   not a property list holding a dictionary.
+    ///
+    /// Other processes create, replace and remove the file at any moment
+    /// (without the lock, which only writers take), so its stamp and its
+    /// bytes are read at different instants: a file that appears between
+    /// them (another store's first save) is read again, and one that is gone
+    /// by the time its bytes are read counts as no file. Only a file that
+    /// stays there and still cannot be read is an error.
     static func read(_ url: URL) throws -> (ModelValue.Object, FileStamp?) {
-        guard let stamp = FileStamp(path: url.path) else {
+        var attempts = 0
+        var stamp: FileStamp?
+        var data = Data()
+        while true {
+            attempts += 1
+            stamp = FileStamp(path: url.path)
+            if stamp != nil, let bytes = try? Data(contentsOf: url) {
+                data = bytes
+                break
+            }
             guard FileManager.default.fileExists(atPath: url.path) else { return (ModelValue.Object(), nil) }
-            throw ModelDocumentFormat.readProblem(at: url)
-        }
-        let data: Data
-        do {
-            data = try Data(contentsOf: url)
-        } catch {
-            throw ModelDocumentFormat.readProblem(at: url)
+            // There now, but not when it was looked at or read: once more.
+            guard attempts < 3 else { throw ModelDocumentFormat.readProblem(at: url) }
         }
         guard !data.isEmpty else {
             throw ModelError(
