@@ -201,6 +201,21 @@ extension ModelDefaults.Keys {
         }
     }
 
+    /// A folder where the store's file should be: opening names it and says
+    /// what it is (after the read's second looks, which only a file that
+    /// appears or goes away between them passes), and leaves it as it was.
+    @Test func aFolderAtTheStoresPathIsAnErrorSayingSo() throws {
+        try withTemporaryFolder { folder in
+            let url = folder.appendingPathComponent("settings.plist")
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: false)
+            try Data("inside".utf8).write(to: url.appendingPathComponent("note.txt"))
+            let error = #expect(throws: ModelError.self) { try Self.store(in: folder) }
+            #expect(error?.code == .fileAccess)
+            #expect(error?.description == "settings.plist: this is a folder, not a file")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: url.path) == ["note.txt"])
+        }
+    }
+
     @Test func aFileCorruptedLaterIsNotReplacedBySaving() throws {
         try withTemporaryFolder { folder in
             let store = try Self.store(in: folder)
