@@ -294,7 +294,7 @@ enum Commands {
         let summary: String
         do {
             if case .object = patchValue {
-                result = JSONMergePatch(patchValue).applied(to: target)
+                result = try JSONMergePatch(patchValue).applied(to: target)
                 summary = "a merge patch"
             } else {
                 let patch = try JSONPatch(modelValue: patchValue)

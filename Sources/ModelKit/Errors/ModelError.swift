@@ -62,6 +62,9 @@ public struct ModelError: Error, Sendable, CustomStringConvertible, CustomDebugS
         /// A JSON Patch `test` operation that found a value other than the
         /// one it expected (see ``JSONPatch``).
         public static let testFailed = Code("testFailed")
+        /// Input that asks for more than a limit allows: a patch whose copies
+        /// would make a document grow past ``JSONPatch/Limits``.
+        public static let limitExceeded = Code("limitExceeded")
     }
 
     /// Where in a document the failure was found.

@@ -134,6 +134,32 @@ enum StackGuard {
         return try body()
     }
 
+    /// Runs `body`, one level of a recursive walk over nested values (not
+    /// models: equality, hashing, differences), at `depth` levels below the
+    /// walk's start. Every eighth level goes through
+    /// ``continuingOnLargeStack(_:)``, so a walk of any depth never runs off
+    /// the stack, while the shallow levels of small values cost no check. A
+    /// walk that cannot continue on a new thread (one holding a model's
+    /// lock) goes on here.
+    @inline(__always)
+    static func descending<Value>(_ depth: Int, _ body: () -> Value) -> Value {
+        guard depth & 7 == 7 else { return body() }
+        do {
+            return try continuingOnLargeStack(body)
+        } catch {
+            // Refused before `body` ran, which throws nothing.
+            return body()
+        }
+    }
+
+    /// ``descending(_:_:)`` for a walk that throws (patches, merges): where
+    /// the walk cannot continue on a new thread, it throws the guard's error.
+    @inline(__always)
+    static func descendingThrowing<Value>(_ depth: Int, _ body: () throws -> Value) throws -> Value {
+        guard depth & 7 == 7 else { return try body() }
+        return try continuingOnLargeStack(body)
+    }
+
     /// The work handed to a continuing thread, and its outcome.
     private final class Continuation {
         let body: () -> Void

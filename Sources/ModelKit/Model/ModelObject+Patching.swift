@@ -96,7 +96,7 @@ extension ModelObject {
                 message: "a merge patch of a \(Swift.type(of: self)) must be an object, found \(patch.value.excerpt)")
         }
         let original = try encodedRoot()
-        let patched = patch.applied(to: .object(original))
+        let patched = try patch.applied(to: .object(original))
         if let reason = shapeViolation(of: patched, original: original, layout: layout, removed: "set to null") {
             throw ModelError(code: .invalidValue, message: "the merge patch is not allowed: \(reason)")
         }

@@ -10,7 +10,7 @@ import Foundation
 /// ```swift
 /// let document: ModelValue = ["title": "Milk", "count": 1, "note": "fresh"]
 /// let patch = try JSONMergePatch(json: #"{"count":2,"note":null}"#)
-/// print(patch.applied(to: document))   // {"title":"Milk","count":2}
+/// print(try patch.applied(to: document))   // {"title":"Milk","count":2}
 /// print(try JSONMergePatch.difference(from: document, to: ["title": "Eggs"]).jsonString())
 /// // {"count":null,"note":null,"title":"Eggs"}
 /// ```
@@ -26,6 +26,12 @@ import Foundation
 public struct JSONMergePatch: Sendable, Hashable {
     /// The patch document.
     public var value: ModelValue
+
+    /// The deepest nesting of arrays and objects that a patched document
+    /// may have: 512 unless set, the JSON reader's own limit (see
+    /// ``JSONPatch/Limits``). A merge patch cannot copy, so it cannot make a
+    /// document larger than the two together.
+    public var maximumDepth = JSONPatch.Limits.standard.maximumDepth
 
     /// A merge patch whose document is `value`.
     public init(_ value: ModelValue) {
@@ -65,32 +71,59 @@ public struct JSONMergePatch: Sendable, Hashable {
     ///
     /// ```swift
     /// let patch = JSONMergePatch(["a": ["b": nil, "c": 3]])
-    /// print(patch.applied(to: ["a": ["b": 1], "d": 4]))   // {"a":{"c":3},"d":4}
+    /// print(try patch.applied(to: ["a": ["b": 1], "d": 4]))   // {"a":{"c":3},"d":4}
     /// ```
     ///
-    /// A merge patch cannot fail: whatever the two values, there is a result.
+    /// Whatever the two values, RFC 7396 gives a result; the one limit is
+    /// depth: a result that would nest deeper than ``maximumDepth`` levels
+    /// is refused, and patches and documents of any depth are walked without
+    /// running out of stack.
     /// - Parameter target: the document to patch.
     /// - Returns: the patched document.
-    public func applied(to target: ModelValue) -> ModelValue {
-        Self.merge(value, into: target)
+    /// - Throws: ``ModelError`` with code ``ModelError/Code/nestingTooDeep``
+    ///   when the result would nest deeper than ``maximumDepth``, naming the
+    ///   member where it would.
+    public func applied(to target: ModelValue) throws -> ModelValue {
+        var path: [String] = []
+        return try merge(value, into: target, path: &path)
     }
 
-    private static func merge(_ patch: ModelValue, into target: ModelValue) -> ModelValue {
-        guard case .object(let changes) = patch else { return patch }
+    /// The merge of `patch` into `target`, which sits at `path` (its depth).
+    private func merge(_ patch: ModelValue, into target: ModelValue, path: inout [String]) throws -> ModelValue {
+        guard case .object(let changes) = patch else {
+            // Replaced whole: the patch's value goes in as it is.
+            let room = maximumDepth - path.count
+            guard room >= 0, patch.measured(depthLimit: room).depth <= room else { throw tooDeep(at: path) }
+            return patch
+        }
+        guard path.count < maximumDepth else { throw tooDeep(at: path) }
         var members: ModelValue.Object
         if case .object(let existing) = target { members = existing } else { members = ModelValue.Object() }
-        for (key, change) in changes {
-            if case .null = change {
-                members.removeValue(forKey: key)
-            } else if let position = members.index(forKey: key) {
-                let current = members.values[position]
-                members.replaceValue(at: position, with: .null)
-                members.replaceValue(at: position, with: merge(change, into: current))
-            } else {
-                members.appendNew(key: key, value: merge(change, into: .null))
+        try StackGuard.descendingThrowing(path.count) {
+            for (key, change) in changes {
+                if case .null = change {
+                    members.removeValue(forKey: key)
+                    continue
+                }
+                path.append(key)
+                defer { path.removeLast() }
+                if let position = members.index(forKey: key) {
+                    let current = members.values[position]
+                    members.replaceValue(at: position, with: .null)
+                    members.replaceValue(at: position, with: try merge(change, into: current, path: &path))
+                } else {
+                    members.appendNew(key: key, value: try merge(change, into: .null, path: &path))
+                }
             }
         }
         return .object(members)
+    }
+
+    private func tooDeep(at path: [String]) -> ModelError {
+        let place = JSONPatch.shown(JSONPointer(tokens: path))
+        return ModelError(
+            code: .nestingTooDeep,
+            message: "the merge patch's result would nest deeper than \(maximumDepth) levels (at \(place))")
     }
 
     /// A merge patch that turns `source` into `target`.
@@ -117,22 +150,35 @@ public struct JSONMergePatch: Sendable, Hashable {
     /// - Returns: a merge patch whose ``applied(to:)`` on `source` gives
     ///   `target` (short of `null` members, see above).
     public static func difference(from source: ModelValue, to target: ModelValue) -> JSONMergePatch {
-        JSONMergePatch(changes(from: source, to: target))
+        guard case .object = target, case .object = source else { return JSONMergePatch(target) }
+        return JSONMergePatch(changes(from: source, to: target, depth: 0) ?? .object(ModelValue.Object()))
     }
 
-    private static func changes(from source: ModelValue, to target: ModelValue) -> ModelValue {
-        guard case .object(let new) = target, case .object(let old) = source else { return target }
+    /// The patch of `source` into `target`, or `nil` when they are equal as
+    /// JSON values: each level is walked once, so the cost is the size of the
+    /// two, whatever their depth.
+    private static func changes(from source: ModelValue, to target: ModelValue, depth: Int) -> ModelValue? {
+        guard case .object(let new) = target, case .object(let old) = source else {
+            // Not `? nil :`, which would be the literal `ModelValue.null`.
+            if source.isJSONEqual(to: target) { return Optional.none }
+            return target
+        }
         var patch = ModelValue.Object()
         for key in old.keys where new.index(forKey: key) == nil {
             patch.appendNew(key: key, value: .null)
         }
-        for (key, value) in new {
-            if let oldValue = old[key] {
-                if !oldValue.isJSONEqual(to: value) { patch.appendNew(key: key, value: changes(from: oldValue, to: value)) }
-            } else {
-                patch.appendNew(key: key, value: value)
+        StackGuard.descending(depth) {
+            for (key, value) in new {
+                if let oldValue = old[key] {
+                    if let change = changes(from: oldValue, to: value, depth: depth + 1) {
+                        patch.appendNew(key: key, value: change)
+                    }
+                } else {
+                    patch.appendNew(key: key, value: value)
+                }
             }
         }
+        if patch.isEmpty { return Optional.none }
         return .object(patch)
     }
 }

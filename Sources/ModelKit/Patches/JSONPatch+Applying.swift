@@ -35,14 +35,20 @@ extension JSONPatch {
         var reason: String
     }
 
-    /// ``applied(to:)``, running `check` on the document after each
-    /// operation; a ``Failure`` it throws is reported as that operation's.
+    /// ``applied(to:)``, running `inspect` on the document before each
+    /// operation and `check` on it after; a ``Failure`` either throws is
+    /// reported as that operation's.
     func applied(
-        to value: ModelValue, checking check: (Operation, ModelValue) throws -> Void
+        to value: ModelValue,
+        inspecting inspect: (Operation, ModelValue) throws -> Void = { _, _ in },
+        checking check: (Operation, ModelValue) throws -> Void
     ) throws -> ModelValue {
         var document = value
+        var growth = Growth(limits: limits)
         for (index, operation) in operations.enumerated() {
             do {
+                try inspect(operation, document)
+                try growth.check(operation, in: document, original: value, patch: self)
                 try Self.apply(operation, to: &document)
                 try check(operation, document)
             } catch let failure as Failure {
@@ -51,6 +57,73 @@ extension JSONPatch {
             }
         }
         return document
+    }
+
+    /// What a patch's operations have added so far, checked against its
+    /// ``Limits`` before each operation.
+    private struct Growth {
+        let limits: Limits
+        /// The estimated JSON bytes that copies have added.
+        var copied = 0
+        /// The most that copies may add, once the document and the patch
+        /// have been measured (only when copies pass the minimum).
+        var allowance: Int?
+
+        mutating func check(_ operation: Operation, in document: ModelValue, original: ModelValue, patch: JSONPatch)
+            throws
+        {
+            switch operation {
+            case .add(let path, let value), .replace(let path, let value):
+                try checkDepth(of: value, at: path)
+            case .move(let from, let path):
+                // Only a move to a deeper place can deepen the document.
+                guard path.tokens.count > from.tokens.count,
+                    let value = try? JSONPatch.value(at: from, in: document)
+                else { return }
+                try checkDepth(of: value, at: path)
+            case .copy(let from, let path):
+                guard let value = try? JSONPatch.value(at: from, in: document) else { return }
+                try checkDepth(of: value, at: path)
+                var limit = allowance ?? limits.minimumCopyAllowance
+                var size = value.measured(sizeLimit: limit - copied).size
+                if copied + size > limit, allowance == nil {
+                    // Past the minimum: measure what the patch may copy.
+                    let base = original.measured().size &+ patch.operations.reduce(0) { $0 &+ Self.size(of: $1) }
+                    limit = Swift.max(limits.minimumCopyAllowance, base)
+                    allowance = limit
+                    size = value.measured(sizeLimit: limit - copied).size
+                }
+                guard copied + size <= limit else {
+                    throw Failure(
+                        code: .limitExceeded,
+                        reason: "the patch's copies would add more than \(limit) bytes of JSON to the document, "
+                            + "the most a patch may copy (the size of the document and the patch together, or "
+                            + "\(limits.minimumCopyAllowance) bytes if larger: see JSONPatch.Limits)")
+                }
+                copied += size
+            case .remove, .test:
+                return
+            }
+        }
+
+        private func checkDepth(of value: ModelValue, at path: JSONPointer) throws {
+            let room = limits.maximumDepth - path.tokens.count
+            guard room >= 0, value.measured(depthLimit: room).depth <= room else {
+                throw Failure(
+                    code: .nestingTooDeep,
+                    reason: "the result would nest deeper than \(limits.maximumDepth) levels")
+            }
+        }
+
+        /// An operation's size as JSON text, estimated.
+        private static func size(of operation: Operation) -> Int {
+            var size = 20 + operation.path.description.utf8.count + (operation.from?.description.utf8.count ?? 0)
+            switch operation {
+            case .add(_, let value), .replace(_, let value), .test(_, let value): size &+= value.measured().size
+            default: break
+            }
+            return size
+        }
     }
 
     /// Applies one operation to `document`, which is a scratch copy: on a
@@ -140,7 +213,7 @@ extension JSONPatch {
     }
 
     /// The value at `path`.
-    private static func value(at path: JSONPointer, in document: ModelValue) throws -> ModelValue {
+    fileprivate static func value(at path: JSONPointer, in document: ModelValue) throws -> ModelValue {
         var current = document
         for (depth, token) in path.tokens.enumerated() {
             switch current {
@@ -175,6 +248,16 @@ extension JSONPatch {
         _ body: (inout ModelValue, ArraySlice<String>) throws -> Result
     ) throws -> Result {
         guard depth < tokens.endIndex else { return try body(&value, tokens) }
+        return try StackGuard.descendingThrowing(depth - tokens.startIndex) {
+            try withValue(into: &value, at: tokens, depth: depth, body)
+        }
+    }
+
+    /// One level of ``withValue(at:depth:in:_:)``.
+    private static func withValue<Result>(
+        into value: inout ModelValue, at tokens: ArraySlice<String>, depth: Int,
+        _ body: (inout ModelValue, ArraySlice<String>) throws -> Result
+    ) throws -> Result {
         let token = tokens[depth]
         if var members = value.takeObject() {
             defer { value = .object(members) }

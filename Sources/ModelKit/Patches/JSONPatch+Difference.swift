@@ -31,7 +31,8 @@ extension JSONPatch {
     /// - Returns: a patch whose ``applied(to:)`` on `source` gives `target`.
     public static func difference(from source: ModelValue, to target: ModelValue) -> JSONPatch {
         var differ = Differ()
-        differ.compare(source, target, at: [])
+        var path: [String] = []
+        differ.compare(source, target, at: &path)
         return JSONPatch(differ.operations)
     }
 
@@ -42,12 +43,13 @@ extension JSONPatch {
         /// The most pairs of elements compared for a common subsequence.
         static let subsequenceLimit = 1 << 20
 
-        mutating func compare(_ source: ModelValue, _ target: ModelValue, at path: [String]) {
+        /// Compares the values at `path`, which is as it was when this returns.
+        mutating func compare(_ source: ModelValue, _ target: ModelValue, at path: inout [String]) {
             switch (source, target) {
             case (.object(let old), .object(let new)):
-                compareObjects(old, new, at: path)
+                StackGuard.descending(path.count) { compareObjects(old, new, at: &path) }
             case (.array(let old), .array(let new)):
-                compareArrays(old, new, at: path)
+                StackGuard.descending(path.count) { compareArrays(old, new, at: &path) }
             default:
                 if !source.isJSONEqual(to: target) {
                     operations.append(.replace(path: JSONPointer(tokens: path), value: target))
@@ -55,20 +57,24 @@ extension JSONPatch {
             }
         }
 
-        private mutating func compareObjects(_ old: ModelValue.Object, _ new: ModelValue.Object, at path: [String]) {
+        private mutating func compareObjects(
+            _ old: ModelValue.Object, _ new: ModelValue.Object, at path: inout [String]
+        ) {
             for key in old.keys where new.index(forKey: key) == nil {
                 operations.append(.remove(path: JSONPointer(tokens: path + [key])))
             }
             for (key, value) in new {
                 if let oldValue = old[key] {
-                    compare(oldValue, value, at: path + [key])
+                    path.append(key)
+                    compare(oldValue, value, at: &path)
+                    path.removeLast()
                 } else {
                     operations.append(.add(path: JSONPointer(tokens: path + [key]), value: value))
                 }
             }
         }
 
-        private mutating func compareArrays(_ old: [ModelValue], _ new: [ModelValue], at path: [String]) {
+        private mutating func compareArrays(_ old: [ModelValue], _ new: [ModelValue], at path: inout [String]) {
             var prefix = 0
             while prefix < min(old.count, new.count), old[prefix].isJSONEqual(to: new[prefix]) { prefix += 1 }
             var suffix = 0
@@ -92,7 +98,9 @@ extension JSONPatch {
             for (oldMatch, newMatch) in matches + [(oldMiddle.endIndex, newMiddle.endIndex)] {
                 let paired = min(oldMatch - oldIndex, newMatch - newIndex)
                 for offset in 0..<paired {
-                    compare(old[oldIndex + offset], new[newIndex + offset], at: path + [String(position)])
+                    path.append(String(position))
+                    compare(old[oldIndex + offset], new[newIndex + offset], at: &path)
+                    path.removeLast()
                     position += 1
                 }
                 for _ in (oldIndex + paired)..<oldMatch {

@@ -83,6 +83,10 @@ public struct JSONPatch: Sendable, Hashable {
     /// The operations, applied in order.
     public var operations: [Operation]
 
+    /// How deep the patched document may nest and how much copies may add
+    /// to it: ``Limits/standard`` unless set.
+    public var limits: Limits = .standard
+
     /// A patch of `operations`.
     ///
     /// ```swift
@@ -95,8 +99,11 @@ public struct JSONPatch: Sendable, Hashable {
     /// Whether the patch has no operation (and so changes nothing).
     public var isEmpty: Bool { operations.isEmpty }
 
-    /// A pointer as error messages show it: the root as `""`.
+    /// A pointer as error messages show it: the root as `""`, and a long
+    /// pointer by its first 60 characters and an ellipsis.
     static func shown(_ pointer: JSONPointer) -> String {
-        pointer.isRoot ? "\"\"" : pointer.description
+        if pointer.isRoot { return "\"\"" }
+        let text = pointer.description
+        return text.unicodeScalars.count > 60 ? String(text.unicodeScalars.prefix(60)) + "…" : text
     }
 }

@@ -9,7 +9,10 @@ extension ModelValue {
     /// (`1`, `1.0` and `1e0`), objects whatever the order of their members,
     /// and a date or data equals the string that JSON writes for it (ISO 8601
     /// text, of any precision or offset that names the same instant to the
-    /// microsecond; base64).
+    /// microsecond; base64). Strings and keys are equal when their Unicode
+    /// scalars are, as RFC 6902 §4.6 and RFC 8259 compare them: `"é"` and
+    /// `"e\u{301}"` differ, though Swift's `==` on `String` finds them equal.
+    /// Values of any depth compare without running out of stack.
     ///
     /// ```swift
     /// print(ModelValue.int(1) == .double(1))                 // false
@@ -18,10 +21,14 @@ extension ModelValue {
     /// - Parameter other: the value to compare with.
     /// - Returns: whether a JSON reader could not tell the two apart.
     public func isJSONEqual(to other: ModelValue) -> Bool {
+        isJSONEqual(to: other, depth: 0)
+    }
+
+    private func isJSONEqual(to other: ModelValue, depth: Int) -> Bool {
         switch (self, other) {
         case (.null, .null): return true
         case (.bool(let a), .bool(let b)): return a == b
-        case (.string(let a), .string(let b)): return a == b
+        case (.string(let a), .string(let b)): return KeyHash.sameBytes(a, b)
         case (.date(let a), .date(let b)): return a == b
         case (.data(let a), .data(let b)): return a == b
         case (.date(let date), .string(let text)), (.string(let text), .date(let date)):
@@ -29,13 +36,19 @@ extension ModelValue {
         case (.data(let bytes), .string(let text)), (.string(let text), .data(let bytes)):
             return bytes.base64EncodedString() == text
         case (.array(let a), .array(let b)):
-            return a.count == b.count && zip(a, b).allSatisfy { $0.isJSONEqual(to: $1) }
+            guard a.count == b.count else { return false }
+            return StackGuard.descending(depth) {
+                for index in a.indices where !a[index].isJSONEqual(to: b[index], depth: depth + 1) { return false }
+                return true
+            }
         case (.object(let a), .object(let b)):
             guard a.count == b.count else { return false }
-            for (key, value) in a {
-                guard let match = b[key], value.isJSONEqual(to: match) else { return false }
+            return StackGuard.descending(depth) {
+                for (key, value) in a {
+                    guard let match = b[key], value.isJSONEqual(to: match, depth: depth + 1) else { return false }
+                }
+                return true
             }
-            return true
         default:
             guard let a = numberForm, let b = other.numberForm else { return false }
             return a.isEqual(to: b)
@@ -46,11 +59,11 @@ extension ModelValue {
     /// hash alike.
     var jsonHash: Int {
         var hasher = Hasher()
-        combineJSONHash(into: &hasher)
+        combineJSONHash(into: &hasher, depth: 0)
         return hasher.finalize()
     }
 
-    private func combineJSONHash(into hasher: inout Hasher) {
+    private func combineJSONHash(into hasher: inout Hasher, depth: Int) {
         switch self {
         case .null: hasher.combine(0 as UInt8)
         case .bool(let flag): hasher.combine(1 as UInt8); hasher.combine(flag)
@@ -67,15 +80,19 @@ extension ModelValue {
         case .array(let elements):
             hasher.combine(4 as UInt8)
             hasher.combine(elements.count)
-            for element in elements { element.combineJSONHash(into: &hasher) }
+            StackGuard.descending(depth) {
+                for element in elements { element.combineJSONHash(into: &hasher, depth: depth + 1) }
+            }
         case .object(let members):
             // Order-independent, as equality is.
             var sum = 0
-            for (key, value) in members {
-                var member = Hasher()
-                member.combine(key)
-                value.combineJSONHash(into: &member)
-                sum &+= member.finalize()
+            StackGuard.descending(depth) {
+                for (key, value) in members {
+                    var member = Hasher()
+                    member.combine(key)
+                    value.combineJSONHash(into: &member, depth: depth + 1)
+                    sum &+= member.finalize()
+                }
             }
             hasher.combine(5 as UInt8)
             hasher.combine(members.count)

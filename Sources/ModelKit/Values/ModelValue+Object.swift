@@ -296,27 +296,47 @@ extension ModelValue.Object: ExpressibleByDictionaryLiteral {
 }
 
 extension ModelValue.Object: Equatable {
-    /// Whether the two are equal.
+    /// Whether the two are equal: the same keys (by their Unicode scalars)
+    /// with equal values, in any order.
     public static func == (lhs: ModelValue.Object, rhs: ModelValue.Object) -> Bool {
-        guard lhs.count == rhs.count else { return false }
-        if lhs.keys.elementsEqual(rhs.keys, by: KeyHash.sameBytes) { return lhs.values == rhs.values }
-        for (key, value) in lhs {
-            guard let other = rhs[key], other == value else { return false }
+        lhs.isEqual(to: rhs, depth: 0)
+    }
+
+    /// `==`, at `depth` levels of nesting below the first value compared.
+    func isEqual(to other: ModelValue.Object, depth: Int) -> Bool {
+        guard count == other.count else { return false }
+        return StackGuard.descending(depth) {
+            if keys.elementsEqual(other.keys, by: KeyHash.sameBytes) {
+                for index in values.indices where !values[index].isEqual(to: other.values[index], depth: depth + 1) {
+                    return false
+                }
+                return true
+            }
+            for (key, value) in self {
+                guard let match = other[key], value.isEqual(to: match, depth: depth + 1) else { return false }
+            }
+            return true
         }
-        return true
     }
 }
 
 extension ModelValue.Object: Hashable {
     /// Hashes the value.
     public func hash(into hasher: inout Hasher) {
+        combine(into: &hasher, depth: 0)
+    }
+
+    /// `hash(into:)`, at `depth` levels of nesting below the first value hashed.
+    func combine(into hasher: inout Hasher, depth: Int) {
         // Order-independent, to match equality: combine each member's hash commutatively.
         var sum = 0
-        for (key, value) in self {
-            var member = Hasher()
-            member.combine(key)
-            member.combine(value)
-            sum &+= member.finalize()
+        StackGuard.descending(depth) {
+            for (key, value) in self {
+                var member = Hasher()
+                member.combine(key)
+                value.combine(into: &member, depth: depth + 1)
+                sum &+= member.finalize()
+            }
         }
         hasher.combine(count)
         hasher.combine(sum)

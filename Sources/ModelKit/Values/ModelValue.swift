@@ -97,18 +97,33 @@ extension ModelValue {
 
 extension ModelValue: Equatable {
     /// Whether the two are equal.
+    ///
+    /// Strings (and object keys) are equal when they have the same Unicode
+    /// scalars, as JSON compares them: `"é"` and `"e\u{301}"` are two
+    /// values here, though Swift's `==` finds the two strings equal. Values
+    /// nested at any depth compare without running out of stack.
     public static func == (lhs: ModelValue, rhs: ModelValue) -> Bool {
-        switch (lhs, rhs) {
+        lhs.isEqual(to: rhs, depth: 0)
+    }
+
+    /// `==`, at `depth` levels of nesting below the first value compared.
+    func isEqual(to other: ModelValue, depth: Int) -> Bool {
+        switch (self, other) {
         case (.null, .null): true
         case (.bool(let a), .bool(let b)): a == b
         case (.int(let a), .int(let b)): a == b
         case (.bigInteger(let a), .bigInteger(let b)): a == b
         case (.double(let a), .double(let b)): a == b || (a.isNaN && b.isNaN)
-        case (.string(let a), .string(let b)): a == b
+        case (.string(let a), .string(let b)): KeyHash.sameBytes(a, b)
         case (.date(let a), .date(let b)): a == b
         case (.data(let a), .data(let b)): a == b
-        case (.array(let a), .array(let b)): a == b
-        case (.object(let a), .object(let b)): a == b
+        case (.array(let a), .array(let b)):
+            a.count == b.count
+                && StackGuard.descending(depth) {
+                    for index in a.indices where !a[index].isEqual(to: b[index], depth: depth + 1) { return false }
+                    return true
+                }
+        case (.object(let a), .object(let b)): a.isEqual(to: b, depth: depth + 1)
         default: false
         }
     }
@@ -117,6 +132,11 @@ extension ModelValue: Equatable {
 extension ModelValue: Hashable {
     /// Hashes the value.
     public func hash(into hasher: inout Hasher) {
+        combine(into: &hasher, depth: 0)
+    }
+
+    /// `hash(into:)`, at `depth` levels of nesting below the first value hashed.
+    func combine(into hasher: inout Hasher, depth: Int) {
         switch self {
         case .null: hasher.combine(0 as UInt8)
         case .bool(let value): hasher.combine(1 as UInt8); hasher.combine(value)
@@ -126,11 +146,19 @@ extension ModelValue: Hashable {
             hasher.combine(4 as UInt8)
             // Equal doubles hash alike: 0.0 and -0.0 are equal, and every NaN equals every NaN here.
             hasher.combine(value.isNaN ? Double.nan.bitPattern : (value == 0 ? 0 : value.bitPattern))
+        // Strings equal by their scalars are equal to Swift too, so they hash alike.
         case .string(let value): hasher.combine(5 as UInt8); hasher.combine(value)
         case .date(let value): hasher.combine(6 as UInt8); hasher.combine(value)
         case .data(let value): hasher.combine(7 as UInt8); hasher.combine(value)
-        case .array(let value): hasher.combine(8 as UInt8); hasher.combine(value)
-        case .object(let value): hasher.combine(9 as UInt8); hasher.combine(value)
+        case .array(let elements):
+            hasher.combine(8 as UInt8)
+            hasher.combine(elements.count)
+            StackGuard.descending(depth) {
+                for element in elements { element.combine(into: &hasher, depth: depth + 1) }
+            }
+        case .object(let value):
+            hasher.combine(9 as UInt8)
+            value.combine(into: &hasher, depth: depth + 1)
         }
     }
 }

@@ -107,7 +107,7 @@ struct RandomTrees {
         var trees = RandomTrees(seed: seed)
         for (a, b) in trees.pairs(500, nullsInTarget: false) {
             let patch = JSONMergePatch.difference(from: a, to: b)
-            #expect(patch.applied(to: a) == b, "\(a) -> \(b) by \((try? patch.jsonString()) ?? "")")
+            #expect(try patch.applied(to: a) == b, "\(a) -> \(b) by \((try? patch.jsonString()) ?? "")")
             #expect(try JSONMergePatch(json: patch.jsonData()).applied(to: a) == b)
         }
     }
