@@ -144,7 +144,7 @@ enum DictionaryModelDecoder {
             return nil
         }
         if let fast, let target = fast { return target }
-        if let offset = layout.offsetsByKey[key] { return offset }
+        if let offset = layout.offset(forKey: key) { return offset }
         if let versionKey = layout.versionKey, key == versionKey {
             return key.utf8.elementsEqual(versionKey.utf8) ? JSONDecodingPlan.versionTarget : inexactMetadataTarget
         }

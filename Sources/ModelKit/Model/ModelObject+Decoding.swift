@@ -66,7 +66,7 @@ extension ModelObject {
         try CodingContext.with(classStrategy: layout.dateStrategy) { context in
             pending.values.reserveCapacity(min(members.count, layout.slotCount))
             for (key, value) in members {
-                if let offset = layout.offsetsByKey[key] {
+                if let offset = layout.offset(forKey: key) {
                     let slot = layout.slots[offset]
                     do {
                         let decoded: Any
@@ -145,7 +145,18 @@ extension ModelObject {
     private func upgraded(_ members: ModelValue.Object, from version: Int, layout: ClassLayout) throws
         -> ModelValue.Object
     {
-        var values = members.dictionary
+        // A Swift dictionary merges keys that are canonically equivalent
+        // ("é" and "e\u{301}"), which JSON keeps apart: the later of such
+        // keys are set aside, past the upgrade, and kept as they were.
+        var values: [String: ModelValue] = [:]
+        var setAside = Set<Int>()
+        for (position, key) in members.keys.enumerated() {
+            if values[key] != nil {
+                setAside.insert(position)
+            } else {
+                values[key] = members.values[position]
+            }
+        }
         if let versionKey = layout.versionKey { values[versionKey] = nil }
         if let typeKey = layout.typeKey { values[typeKey] = nil }
         let type = Swift.type(of: self)
@@ -162,8 +173,12 @@ extension ModelObject {
         }
         // Keep the loaded order for keys that survived; new keys follow, sorted.
         var result = ModelValue.Object(minimumCapacity: values.count)
-        for key in members.keys {
-            if let value = values.removeValue(forKey: key) { result.appendNew(key: key, value: value) }
+        for (position, key) in members.keys.enumerated() {
+            if setAside.contains(position) {
+                if result.index(forKey: key) == nil { result.appendNew(key: key, value: members.values[position]) }
+            } else if let value = values.removeValue(forKey: key) {
+                result.appendNew(key: key, value: value)
+            }
         }
         for key in values.keys.sorted() { result.appendNew(key: key, value: values[key]!) }
         return result

@@ -47,7 +47,7 @@ extension ModelObject {
     ///   (`.ignore`) or could not read them back (`.reject`).
     public func setExtensibleProperty(_ value: ModelValue?, forKey key: String) throws {
         let layout = self.layout
-        if layout.offsetsByKey[key] != nil {
+        if layout.offset(forKey: key) != nil {
             throw ModelError(
                 code: .invalidValue,
                 message: "\"\(key)\" is a saved key of \(Swift.type(of: self)), not an extensible property; "

@@ -39,7 +39,16 @@ extension ModelObject {
     public func apply(_ patch: JSONPatch) throws {
         let original = try encodedRoot()
         let layout = self.layout
-        let patched = try patch.applied(to: .object(original)) { operation, document in
+        let type = Swift.type(of: self)
+        let patched = try patch.applied(
+            to: .object(original),
+            inspecting: { operation, document in
+                // Nested models keep their metadata and saved keys as the root does.
+                if let reason = Self.nestedShapeViolation(of: operation, in: document, root: type) {
+                    throw JSONPatch.Failure(code: .invalidValue, reason: reason)
+                }
+            }
+        ) { operation, document in
             // Only an operation at the top level can change the form's shape.
             guard operation.path.tokens.count <= 1 || (operation.from?.tokens.count ?? 2) <= 1 else { return }
             if let reason = shapeViolation(of: document, original: original, layout: layout, removed: "removed") {
@@ -97,7 +106,10 @@ extension ModelObject {
         }
         let original = try encodedRoot()
         let patched = try patch.applied(to: .object(original))
-        if let reason = shapeViolation(of: patched, original: original, layout: layout, removed: "set to null") {
+        var path: [String] = []
+        if let reason = shapeViolation(of: patched, original: original, layout: layout, removed: "set to null")
+            ?? Self.nestedMergeViolation(patch.value, at: &path, in: .object(original), root: Swift.type(of: self))
+        {
             throw ModelError(code: .invalidValue, message: "the merge patch is not allowed: \(reason)")
         }
         guard case .object(let members) = patched else { return }
@@ -147,6 +159,85 @@ extension ModelObject {
         return nil
     }
 
+    /// Why `operation` may not change a model nested in `document` (the saved
+    /// form of a `root`, before the operation), or `nil`: a nested model's
+    /// metadata keys may not change and its saved keys may not be removed,
+    /// as the root's may not (which the caller checks on the whole form).
+    private static func nestedShapeViolation(
+        of operation: JSONPatch.Operation, in document: ModelValue, root: ModelObject.Type
+    ) -> String? {
+        func violation(at pointer: JSONPointer, removing: Bool, value: ModelValue? = nil) -> String? {
+            guard pointer.tokens.count >= 2, let key = pointer.tokens.last,
+                let layout = SavedFormShape.model(at: pointer.tokens.dropLast(), in: document, root: root)
+            else { return nil }
+            let place = JSONPatch.shown(JSONPointer(tokens: Array(pointer.tokens.dropLast())))
+            let isMetadata = [layout.typeKey, layout.versionKey].contains { $0.map { KeyHash.sameBytes($0, key) } ?? false }
+            if isMetadata {
+                // Setting the value it has is no change.
+                if let value, let current = try? JSONPatch.value(at: pointer, in: document), current == value {
+                    return nil
+                }
+                return "\(ModelValue.quoted(key)) is a metadata key of the \(layout.type) at \(place), written by "
+                    + "ModelKit; a patch may test it but not change or remove it"
+            }
+            if removing, let offset = layout.offsetsByKey[key], KeyHash.sameBytes(layout.slots[offset].key, key) {
+                return "\(ModelValue.quoted(key)) is a saved key of the \(layout.type) at \(place) and cannot be "
+                    + "removed; replace its value instead"
+            }
+            return nil
+        }
+        switch operation {
+        case .add(let path, let value), .replace(let path, let value):
+            return violation(at: path, removing: false, value: value)
+        case .remove(let path):
+            return violation(at: path, removing: true)
+        case .move(let from, let path):
+            return violation(at: from, removing: true) ?? violation(at: path, removing: false)
+        case .copy(_, let path):
+            return violation(at: path, removing: false)
+        case .test:
+            return nil
+        }
+    }
+
+    /// Why the merge patch `change`, which merges into the value at `path`
+    /// of `original` (the saved form of a `root`), may not change a nested
+    /// model there, or `nil`: as ``nestedShapeViolation(of:in:root:)`` for
+    /// the members of each object that merges into a nested model.
+    private static func nestedMergeViolation(
+        _ change: ModelValue, at path: inout [String], in original: ModelValue, root: ModelObject.Type
+    ) -> String? {
+        guard case .object(let changes) = change,
+            case .object(let target)? = path.isEmpty ? original : try? JSONPatch.value(at: JSONPointer(tokens: path), in: original)
+        else { return nil }
+        if !path.isEmpty, let layout = SavedFormShape.model(at: path[...], in: original, root: root) {
+            let place = JSONPatch.shown(JSONPointer(tokens: path))
+            for (key, value) in changes {
+                let isMetadata = [layout.typeKey, layout.versionKey].contains {
+                    $0.map { KeyHash.sameBytes($0, key) } ?? false
+                }
+                if isMetadata, target[key] != value {
+                    return "\(ModelValue.quoted(key)) is a metadata key of the \(layout.type) at \(place), written by "
+                        + "ModelKit; a patch may test it but not change or remove it"
+                }
+                if case .null = value, let offset = layout.offsetsByKey[key],
+                    KeyHash.sameBytes(layout.slots[offset].key, key)
+                {
+                    return "\(ModelValue.quoted(key)) is a saved key of the \(layout.type) at \(place) and cannot be "
+                        + "set to null; replace its value instead"
+                }
+            }
+        }
+        return StackGuard.descending(path.count) {
+            for (key, value) in changes {
+                path.append(key)
+                defer { path.removeLast() }
+                if let reason = nestedMergeViolation(value, at: &path, in: original, root: root) { return reason }
+            }
+            return nil
+        }
+    }
+
     /// Loads a patched saved form into this object, all or nothing: decodes
     /// the members that differ from `original`, validates the result on a
     /// copy, then applies them in one step, recording changes.
@@ -158,7 +249,7 @@ extension ModelObject {
             if original[key] != value { changed.appendNew(key: key, value: value) }
         }
         let removed = original.keys.filter {
-            patched.index(forKey: $0) == nil && $0 != ReferenceKeys.id && layout.offsetsByKey[$0] == nil
+            patched.index(forKey: $0) == nil && $0 != ReferenceKeys.id && layout.offset(forKey: $0) == nil
         }.map { key in
             if case .escaped = ReferenceKeys.kind(of: key) { return ReferenceKeys.unescaped(key) }
             return key
@@ -174,8 +265,23 @@ extension ModelObject {
         for key in removed { trial.removeExtensibleProperty(forKey: key) }
         try trial.validate()
 
+        // Models the patch did not touch are put back in their places, and
+        // those it edited take the new values in place.
+        let reconciler = ModelReconciler()
+        let current = withState { $0.snapshotValues() }
+        for (offset, value) in pending.values
+        where layout.slotMayHoldModels[offset] && !layout.weakSlots.contains(offset) {
+            reconciler.pair(old: current[offset], new: value, codec: layout.slots[offset].codec, depth: 0)
+        }
+        var values = pending
+        values.values = pending.values.map { offset, value in
+            if layout.weakSlots.contains(offset) { return (offset, reconciler.repointed(value)) }
+            guard layout.slotMayHoldModels[offset] else { return (offset, value) }
+            return (offset, reconciler.replacingModels(in: value, codec: layout.slots[offset].codec))
+        }
+        reconciler.applyEdits()
         withLock {
-            apply(pending, recordingChanges: true, replacingBag: false)
+            apply(values, recordingChanges: true, replacingBag: false)
             for key in removed { removeExtensibleProperty(forKey: key) }
         }
     }

@@ -51,6 +51,13 @@ final class ClassLayout: Sendable {
     /// The same by offset, for every slot: `nil` where the slot holds no
     /// model, optional model or array of models.
     let shapes: [(any JSONModelShape.Type)?]
+    /// The storage offset of the saved key `key`, told apart by its exact
+    /// text (its Unicode scalars): `offsetsByKey` alone would find the slot
+    /// of `"é"` for the bag key `"e\u{301}"`, which Swift's `==` finds equal.
+    func offset(forKey key: String) -> Int? {
+        guard let offset = offsetsByKey[key], KeyHash.sameBytes(slots[offset].key, key) else { return nil }
+        return offset
+    }
     let typeName: String
     let version: Int
     let versionKey: String?

@@ -213,7 +213,7 @@ extension JSONPatch {
     }
 
     /// The value at `path`.
-    fileprivate static func value(at path: JSONPointer, in document: ModelValue) throws -> ModelValue {
+    static func value(at path: JSONPointer, in document: ModelValue) throws -> ModelValue {
         var current = document
         for (depth, token) in path.tokens.enumerated() {
             switch current {

@@ -33,9 +33,13 @@ import Testing
 
     @Test func nestedModelsInArraysArePatchedByIndex() throws {
         let note = Self.family()
+        let before = note.children
         try note.apply(JSONPatch(json: #"[{"op":"replace","path":"/children/1/title","value":"Bea"}]"#))
         #expect(note.children.map(\.title) == ["Ann", "Bea", "Cy"])
-        #expect(note.changedKeys == ["children"])
+        // The child is edited in place, and records the change itself.
+        #expect(zip(note.children, before).allSatisfy { $0 === $1 })
+        #expect(note.changedKeys.isEmpty && note.hasAnyChanges)
+        #expect(note.children.map(\.changedKeys) == [[], ["title"], []])
         // Keys the patch does not change keep their models.
         let children = note.children
         try note.apply(JSONPatch(json: #"[{"op":"replace","path":"/title","value":"X"}]"#))
@@ -142,11 +146,14 @@ import Testing
 
     @Test func aMergePatchWorksOnTheSavedFormToo() throws {
         let note = try Note(json: Data(#"{"title":"A","pinned":true,"child":{"title":"C","count":1}}"#.utf8))
+        let child = note.child
+        defer { #expect(note.child === child) }
         try note.apply(JSONMergePatch(json: #"{"count":2,"pinned":null,"child":{"count":3}}"#))
         #expect(note.count == 2)
         #expect(note.child?.count == 3 && note.child?.title == "C")
         #expect(note.extensibleProperties.isEmpty)
-        #expect(note.changedKeys == ["count", "child", "pinned"])
+        #expect(note.changedKeys == ["count", "pinned"])
+        #expect(note.child?.changedKeys == ["count"])
         let failures: [(String, String)] = [
             (#"{"title":null}"#, #"the merge patch is not allowed: "title" is a saved key of Note and cannot be set to null; replace its value instead"#),
             (#"{"type":"Photo"}"#, #"the merge patch is not allowed: "type" is a metadata key of Note, written by ModelKit; a patch may test it but not change or remove it"#),

@@ -213,7 +213,7 @@ struct JSONModelDecoder: ~Copyable {
                 // Escapes, text outside ASCII or a bad key: the reader's string
                 // rules, and Swift's string comparison, as the existing path.
                 let key = try reader.readString()
-                if let offset = layout.offsetsByKey[key] {
+                if let offset = layout.offset(forKey: key) {
                     target = offset
                 } else if key == layout.versionKey {
                     target = JSONDecodingPlan.versionTarget

@@ -357,7 +357,7 @@ struct JSONModelEncoder {
     private static func isBagKeyWritten(_ key: String, layout: ClassLayout) -> Bool {
         if let typeKey = layout.typeKey, KeyHash.sameBytes(key, typeKey) { return false }
         if let versionKey = layout.versionKey, KeyHash.sameBytes(key, versionKey) { return false }
-        guard let offset = layout.offsetsByKey[key] else { return true }
+        guard let offset = layout.offset(forKey: key) else { return true }
         return !KeyHash.sameBytes(layout.slots[offset].key, key)
     }
 

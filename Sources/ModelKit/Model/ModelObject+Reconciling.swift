@@ -1,0 +1,169 @@
+/// Keeps the identity of models when a patch is loaded into a live model.
+///
+/// A patch is decoded into fresh models (so that nothing changes until the
+/// whole result has decoded and validated); the reconciler then puts the
+/// live models back in their places:
+/// - a fresh model equivalent to a live one of the same class that held the
+///   same place (found in order, so insertions and removals shift nothing)
+///   *is* that live model: the patch did not touch it;
+/// - a fresh model left over is paired with the live model left over of
+///   the same class that has the most equal saved values (the nearest in
+///   position on a tie): the patch edited it, so the live model takes the fresh one's
+///   values, recording each change, and its own models are reconciled the
+///   same way;
+/// - any other fresh model is new, and stays.
+/// Weak references that point at fresh models are pointed at the live models
+/// that replace them.
+final class ModelReconciler {
+    /// Fresh model → the live model that stands for it.
+    private var mapping: [ObjectIdentifier: ModelObject] = [:]
+    /// Live models already standing for a fresh one.
+    private var used = Set<ObjectIdentifier>()
+    /// Live models that take the values of a fresh one, in the order found.
+    private var edits: [(live: ModelObject, fresh: ModelObject)] = []
+    /// Fresh models that stay, whose weak references may need pointing.
+    private var kept: [ModelObject] = []
+
+    /// Pairs the models of `new`, a value of `codec`'s type decoded from a
+    /// patch, with those of `old`, the live value in the same place.
+    func pair(old: Any, new: Any, codec: any SlotCodec, depth: Int) {
+        var live: [ModelObject] = []
+        codec.forEachModel(in: old) { live.append($0) }
+        var fresh: [ModelObject] = []
+        codec.forEachModel(in: new) { if mapping[ObjectIdentifier($0)] == nil { fresh.append($0) } }
+        guard !fresh.isEmpty else { return }
+
+        // Untouched: equivalent, in order.
+        var unmatched: [Int] = []
+        var cursor = 0
+        for (index, model) in fresh.enumerated() {
+            let candidates = [cursor, index].filter { $0 < live.count }
+            if let match = candidates.first(where: { isUntouched(live[$0], model) })
+                ?? live.indices.first(where: { isUntouched(live[$0], model) })
+            {
+                untouched(live[match], model, depth: depth)
+                cursor = match + 1
+            } else {
+                unmatched.append(index)
+            }
+        }
+        // Edited: the left-over live model of the same class most like it
+        // (the most equal saved values), the nearest in position on a tie.
+        for index in unmatched {
+            let model = fresh[index]
+            var best: (position: Int, score: Int, distance: Int)?
+            for (position, candidate) in live.enumerated()
+            where Swift.type(of: candidate) == Swift.type(of: model) && !used.contains(ObjectIdentifier(candidate)) {
+                let score = Self.similarity(candidate, model)
+                let distance = abs(position - index)
+                if best.map({ score > $0.score || (score == $0.score && distance < $0.distance) }) ?? true {
+                    best = (position, score, distance)
+                }
+            }
+            if let best {
+                edited(live[best.position], model, depth: depth)
+            } else {
+                kept.append(model)
+            }
+        }
+    }
+
+    /// `value` (a fresh value of `codec`'s type) with each fresh model
+    /// replaced by the live model that stands for it.
+    func replacingModels(in value: Any, codec: any SlotCodec) -> Any {
+        codec.replacingModels(in: value) { mapping[ObjectIdentifier($0)] ?? $0 }
+    }
+
+    /// A weak reference (or any other value) pointed at the live model that
+    /// stands for its fresh target.
+    func repointed(_ value: Any) -> Any {
+        guard let reference = value as? any WeakReferenceValue, let target = reference.target,
+            let live = mapping[ObjectIdentifier(target)]
+        else { return value }
+        return reference.pointing(to: live)
+    }
+
+    /// Gives each edited live model its fresh model's values, recording the
+    /// changes, and points the weak references of the fresh models that stay.
+    func applyEdits() {
+        for (live, fresh) in edits {
+            let layout = live.layout
+            let values = fresh.withState { $0.snapshotValues() }
+            let bag = fresh.withState { $0.bag.object }
+            var updates: [(offset: Int, value: Any)] = []
+            for slot in layout.slots {
+                var value = values[slot.offset]
+                if layout.weakSlots.contains(slot.offset) {
+                    value = repointed(value)
+                } else if layout.slotMayHoldModels[slot.offset] {
+                    value = replacingModels(in: value, codec: slot.codec)
+                }
+                updates.append((slot.offset, value))
+            }
+            let removed = live.withState { $0.bag.keys }.filter { bag.index(forKey: $0) == nil }
+            live.withLock {
+                live.apply(values: updates, bag: bag, newerVersion: nil, recordingChanges: true, replacingBag: false)
+                for key in removed { live.removeExtensibleProperty(forKey: key) }
+            }
+        }
+        for model in kept {
+            let layout = model.layout
+            model.withState { state in
+                for offset in layout.weakSlots { state.setValue(repointed(state.value(at: offset)), at: offset) }
+            }
+        }
+    }
+
+    /// How many saved values of `live` and `fresh` (of one class) are equal,
+    /// models compared by their places only.
+    private static func similarity(_ live: ModelObject, _ fresh: ModelObject) -> Int {
+        let layout = live.layout
+        let old = live.withState { $0.snapshotValues() }
+        let new = fresh.withState { $0.snapshotValues() }
+        var score = 0
+        for slot in layout.slots {
+            let codec = slot.codec
+            let equal =
+                layout.slotMayHoldModels[slot.offset]
+                ? codec.matches(old[slot.offset], new[slot.offset], pairing: { _, _ in })
+                : codec.isEqual(old[slot.offset], new[slot.offset])
+            if equal { score += 1 }
+        }
+        return score
+    }
+
+    private func isUntouched(_ live: ModelObject, _ fresh: ModelObject) -> Bool {
+        !used.contains(ObjectIdentifier(live)) && Swift.type(of: live) == Swift.type(of: fresh)
+            && live.isEquivalent(to: fresh)
+    }
+
+    /// `live` stands for `fresh`, and so do their models, place by place.
+    private func untouched(_ live: ModelObject, _ fresh: ModelObject, depth: Int) {
+        stand(live, for: fresh)
+        descend(live, fresh, depth: depth)
+    }
+
+    /// `live` takes `fresh`'s values.
+    private func edited(_ live: ModelObject, _ fresh: ModelObject, depth: Int) {
+        stand(live, for: fresh)
+        edits.append((live, fresh))
+        descend(live, fresh, depth: depth)
+    }
+
+    private func stand(_ live: ModelObject, for fresh: ModelObject) {
+        mapping[ObjectIdentifier(fresh)] = live
+        used.insert(ObjectIdentifier(live))
+    }
+
+    /// Pairs the models that `live` and `fresh` (of one class) hold.
+    private func descend(_ live: ModelObject, _ fresh: ModelObject, depth: Int) {
+        let layout = live.layout
+        let old = live.withState { $0.snapshotValues() }
+        let new = fresh.withState { $0.snapshotValues() }
+        StackGuard.descending(depth) {
+            for offset in layout.modelSlots where !layout.weakSlots.contains(offset) {
+                pair(old: old[offset], new: new[offset], codec: layout.slots[offset].codec, depth: depth + 1)
+            }
+        }
+    }
+}
