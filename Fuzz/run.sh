@@ -4,21 +4,23 @@
 #   Fuzz/run.sh [SECONDS]           # the JSON target; default 60 seconds
 #   Fuzz/run.sh plist [SECONDS]     # the binary property-list target
 #   Fuzz/run.sh xml [SECONDS]       # the XML property-list target
+#   Fuzz/run.sh patch [SECONDS]     # JSON Patch, Merge Patch and differences
 #
-# Seeds come from Fuzz/corpus, Fuzz/corpus-plist or Fuzz/corpus-xml (small,
+# Seeds come from Fuzz/corpus, Fuzz/corpus-plist, Fuzz/corpus-xml or Fuzz/corpus-patch (small,
 # committed); inputs that libFuzzer finds interesting go to
 # .build/fuzz/corpus-NAME, and crashing inputs to .build/fuzz/crash-*.
 # Reproduce a crash with: .build/fuzz/fuzz-NAME FILE
 set -euo pipefail
 cd "$(dirname "$0")/.."
 target=json
-if [ "${1:-}" = plist ] || [ "${1:-}" = xml ] || [ "${1:-}" = json ]; then target="$1"; shift; fi
+if [ "${1:-}" = plist ] || [ "${1:-}" = xml ] || [ "${1:-}" = json ] || [ "${1:-}" = patch ]; then target="$1"; shift; fi
 seconds="${1:-60}"
 case "$target" in
     json) entry=(Fuzz/FuzzJSON.swift); seeds=Fuzz/corpus; extra=(-dict=Fuzz/json.dict -max_len=4096) ;;
     plist) entry=(Fuzz/FuzzPropertyList.swift Fuzz/XMLLosses.swift); seeds=Fuzz/corpus-plist; extra=(-max_len=4096) ;;
     xml) entry=(Fuzz/FuzzXMLPropertyList.swift Fuzz/XMLLosses.swift); seeds=Fuzz/corpus-xml
         extra=(-dict=Fuzz/xml.dict -max_len=4096) ;;
+    patch) entry=(Fuzz/FuzzPatch.swift); seeds=Fuzz/corpus-patch; extra=(-max_len=4096) ;;
 esac
 mkdir -p ".build/fuzz/corpus-$target"
 sources=()

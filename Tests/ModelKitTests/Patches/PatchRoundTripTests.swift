@@ -9,9 +9,10 @@ struct RandomTrees {
 
     init(seed: UInt64) { generator = SeededGenerator(seed: seed) }
 
-    /// Keys that need escapes in a pointer or look like indices.
-    static let keys = ["a", "b", "title", "a/b", "m~n", "~1", "-", "0", "10", "", "é", "x y"]
-    static let strings = ["", "x", "milk", "/", "~", "é🎉", "1"]
+    /// Keys that need escapes in a pointer or look like indices, and keys
+    /// that Swift's `==` finds equal and JSON does not (NFC and NFD).
+    static let keys = ["a", "b", "title", "a/b", "m~n", "~1", "-", "0", "10", "", "\u{E9}", "e\u{301}", "x y"]
+    static let strings = ["", "x", "milk", "/", "~", "\u{E9}🎉", "e\u{301}🎉", "1", "\u{212B}", "\u{C5}"]
     var keys = RandomTrees.keys
 
     mutating func chance(_ percent: Int) -> Bool { Int.random(in: 0..<100, using: &generator) < percent }
