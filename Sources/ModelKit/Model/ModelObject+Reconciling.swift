@@ -33,6 +33,16 @@ final class ModelReconciler {
         codec.forEachModel(in: new) { if mapping[ObjectIdentifier($0)] == nil { fresh.append($0) } }
         guard !fresh.isEmpty else { return }
 
+        // One model in the place on each side (an optional or single model,
+        // or an array of one): the same model, edited or not. Setting the
+        // values it has records no change, so there is nothing to compare.
+        if live.count == 1, fresh.count == 1, Swift.type(of: live[0]) == Swift.type(of: fresh[0]),
+            !used.contains(ObjectIdentifier(live[0]))
+        {
+            edited(live[0], fresh[0], depth: depth)
+            return
+        }
+
         // Untouched: equivalent, in order.
         var unmatched: [Int] = []
         var cursor = 0

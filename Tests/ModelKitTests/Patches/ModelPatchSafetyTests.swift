@@ -178,4 +178,27 @@ final class ScoreBoard: ModelObject, @unchecked Sendable {
             #expect(again.extensibleProperty(forKey: nfc) == 1 && again.extensibleProperty(forKey: other) == 3)
         }
     }
+
+    @Test func aPatchDeepInAChainOfModelsAppliesOnASmallStack() throws {
+        // 400 notes, each the child of the one before; the patch edits the
+        // deepest one's title and adds a tag to the one above it.
+        let root = DeepGraphTests.chain(400)
+        defer { DeepGraphTests.release(root) }
+        var deepest = root
+        while let next = deepest.child { deepest = next }
+        let path = String(repeating: "/child", count: 399)
+        let patch = try JSONPatch(
+            json: #"[{"op":"replace","path":"\#(path)/title","value":"deep"},"#
+                + #"{"op":"add","path":"\#(String(repeating: "/child", count: 398))/tags/-","value":"t"}]"#)
+        let error = HostilePatchTests.onSmallStack { try root.apply(patch) }
+        #expect(error == nil, "\(String(describing: error))")
+        var last = root
+        while let next = last.child { last = next }
+        // The same objects, edited in place.
+        #expect(last === deepest && deepest.title == "deep" && deepest.changedKeys == ["title"])
+        // A patch past the nesting limit fails naming the operation, on the small stack too.
+        let tooDeep = JSONPatch([.add(path: try JSONPointer(path + "/child"), value: HostilePatchTests.nestedObjects(200))])
+        let failure = HostilePatchTests.onSmallStack { try root.apply(tooDeep) }
+        #expect((failure as? ModelError)?.description.hasSuffix("the result would nest deeper than 512 levels") == true)
+    }
 }
