@@ -659,11 +659,11 @@ final class ReadmeVersionedNote: ModelObject, @unchecked Sendable {
                 chore.tags.append("urgent")
             }
             print(history.undoName ?? "-")        // Rename
-            history.undo()
+            try history.undo()
             print(chore.title, chore.tags)        // Buy milk ["home"]
-            history.undo()
+            try history.undo()
             print(chore.tags, history.canRedo)    // [] true
-            history.redo()
+            try history.redo()
             print(chore.tags, chore.hasChanges)   // ["home"] true
             // README example end
         }
