@@ -679,10 +679,10 @@ final class ReadmeVersionedNote: ModelObject, @unchecked Sendable {
                 @Saved var due: Date? = nil
             }
 
-            let schema = Todo.jsonSchema()
+            let schema = try Todo.jsonSchema()
             print(schema["$defs"]?["Todo"]?["properties"]?["priority"] ?? "none")
             // {"type":"integer","minimum":1,"maximum":5}
-            let strict = try Todo.validatedJSONSchema(.openAI)
+            let strict = try Todo.jsonSchema(.openAI)
             print(strict["required"] ?? [], strict["additionalProperties"] ?? true)
             // ["title","priority","due"] false
             // README example end
