@@ -159,6 +159,14 @@ enum HistoryValue {
     case bag(ModelValue?)
 }
 
+/// An undo or redo refused: the model whose property no longer holds what
+/// the step recorded, and the error, whose key path is the property's key
+/// (``ModelHistory`` puts the model's path from its root before it).
+struct HistoryConflict: Error {
+    let object: ModelObject
+    var error: ModelError
+}
+
 /// A named group of edits, undone and redone together.
 struct HistoryStep {
     let name: String?
@@ -171,10 +179,9 @@ struct HistoryStep {
     /// Undoes (in reverse order) or redoes the edits, all or none: each
     /// edit is first checked against the models, as the edits before it
     /// in the step would leave them.
-    /// - Throws: ``ModelError`` (`historyConflict`) naming the first
-    ///   property that no longer holds what the step recorded; nothing is
-    ///   changed then.
-    func apply(undoing: Bool) throws {
+    /// - Throws: `HistoryConflict`, the first edit whose property no
+    ///   longer holds what the step recorded; nothing is changed then.
+    func apply(undoing: Bool) throws(HistoryConflict) {
         let ordered = undoing ? Array(edits.reversed()) : edits
         try check(ordered, undoing: undoing)
         var applied: [HistoryEdit] = []
@@ -185,7 +192,7 @@ struct HistoryStep {
                 // back what this step has changed so far.
                 let found = edit.currentValue()
                 for done in applied.reversed() { _ = done.apply(undoing: !undoing) }
-                throw edit.conflict(undoing: undoing, found: found)
+                throw HistoryConflict(object: edit.object, error: edit.conflict(undoing: undoing, found: found))
             }
             applied.append(edit)
         }
@@ -195,14 +202,16 @@ struct HistoryStep {
     /// each later edit of a property against the value the earlier ones
     /// leave (worked out on a copy, made only for properties edited more
     /// than once).
-    private func check(_ ordered: [HistoryEdit], undoing: Bool) throws {
+    private func check(_ ordered: [HistoryEdit], undoing: Bool) throws(HistoryConflict) {
         var remaining: [HistoryTarget: Int] = [:]
         for edit in ordered { remaining[edit.target, default: 0] += 1 }
         var values: [HistoryTarget: HistoryValue] = [:]
         for edit in ordered {
             let target = edit.target
             var value = values.removeValue(forKey: target) ?? edit.currentValue()
-            guard edit.holds(value, undoing: undoing) else { throw edit.conflict(undoing: undoing, found: value) }
+            guard edit.holds(value, undoing: undoing) else {
+                throw HistoryConflict(object: edit.object, error: edit.conflict(undoing: undoing, found: value))
+            }
             let left = remaining[target, default: 1] - 1
             remaining[target] = left
             if left > 0 {

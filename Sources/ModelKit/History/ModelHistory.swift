@@ -193,7 +193,7 @@ public final class ModelHistory: @unchecked Sendable {
     ///     try history.undo()           // would remove "x", which it never added
     /// } catch let error as ModelError where error.code == .historyConflict {
     ///     print(error)
-    ///     // tags: this Note changed since the step was recorded, so the step cannot be
+    ///     // children[0].tags: this Note changed since the step was recorded, so the step cannot be
     ///     // undone: it no longer holds the element the step inserted at index 0 (["a"]),
     ///     // but ["x"]; nothing was changed
     /// }
@@ -234,7 +234,7 @@ public final class ModelHistory: @unchecked Sendable {
         }) else { return }
         do {
             try apply(step, undoing: undoing)
-        } catch {
+        } catch let conflict {
             // Back where it was (before steps other threads ended meanwhile).
             locked {
                 if undoing {
@@ -243,6 +243,10 @@ public final class ModelHistory: @unchecked Sendable {
                 } else if commits == commitsBefore {
                     redoSteps.insert(step, at: min(index, redoSteps.count))
                 }
+            }
+            var error = conflict.error
+            if let path = keyPath(to: conflict.object) {
+                error.keyPath = ModelKeyPath(path + error.keyPath.components)
             }
             throw error
         }
@@ -307,7 +311,7 @@ public final class ModelHistory: @unchecked Sendable {
         locked { undoSteps.reduce(0) { $0 + $1.storedCount } + redoSteps.reduce(0) { $0 + $1.storedCount } }
     }
 
-    private func apply(_ step: HistoryStep, undoing: Bool) throws {
+    private func apply(_ step: HistoryStep, undoing: Bool) throws(HistoryConflict) {
         let thread = HistoryThreadState.current
         thread.applying.append(ObjectIdentifier(self))
         defer {

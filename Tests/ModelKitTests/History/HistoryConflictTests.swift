@@ -36,7 +36,7 @@ struct DetachedEditCase: CustomStringConvertible, Sendable {
         #expect(error?.code == .historyConflict)
         #expect(
             error?.description
-                == "tags: this Note changed since the step was recorded, so the step cannot be undone: "
+                == "children[0].tags: this Note changed since the step was recorded, so the step cannot be undone: "
                 + #"it no longer holds the element the step inserted at index 0 (["a"]), but ["x"]; nothing was changed"#)
         #expect(child.tags == ["x", "a"])
         #expect(history.stepCounts == counts)
@@ -52,7 +52,7 @@ struct DetachedEditCase: CustomStringConvertible, Sendable {
         DetachedEditCase(
             description: "an element inserted before the step's", step: { $0.tags.append("a") },
             detached: { $0.tags.insert("x", at: 0) },
-            conflict: "tags: this Note changed since the step was recorded, so the step cannot be undone: "
+            conflict: "children[0].tags: this Note changed since the step was recorded, so the step cannot be undone: "
                 + #"it no longer holds the element the step inserted at index 0 (["a"]), but ["x"]; nothing was changed"#),
         DetachedEditCase(
             description: "an element appended after the step's", step: { $0.tags.append("a") },
@@ -60,17 +60,17 @@ struct DetachedEditCase: CustomStringConvertible, Sendable {
         DetachedEditCase(
             description: "the step's element replaced", step: { $0.tags.append("a") },
             detached: { $0.tags[0] = "b" },
-            conflict: "tags: this Note changed since the step was recorded, so the step cannot be undone: "
+            conflict: "children[0].tags: this Note changed since the step was recorded, so the step cannot be undone: "
                 + #"it no longer holds the element the step inserted at index 0 (["a"]), but ["b"]; nothing was changed"#),
         DetachedEditCase(
             description: "the step's element mutated in place", step: { $0.tags.append("a") },
             detached: { $0.tags[0].append("!") },
-            conflict: "tags: this Note changed since the step was recorded, so the step cannot be undone: "
+            conflict: "children[0].tags: this Note changed since the step was recorded, so the step cannot be undone: "
                 + #"it no longer holds the element the step inserted at index 0 (["a"]), but ["a!"]; nothing was changed"#),
         DetachedEditCase(
             description: "the array emptied", prepare: { $0.tags = ["p", "q"] }, step: { $0.tags.append("a") },
             detached: { $0.tags.removeAll() },
-            conflict: "tags: this Note changed since the step was recorded, so the step cannot be undone: "
+            conflict: "children[0].tags: this Note changed since the step was recorded, so the step cannot be undone: "
                 + "it has 0 elements, too few to hold the element the step inserted at index 2; nothing was changed"),
         DetachedEditCase(
             description: "a removal undone over a shorter array", prepare: { $0.tags = ["p", "q", "r"] },
@@ -79,12 +79,12 @@ struct DetachedEditCase: CustomStringConvertible, Sendable {
         DetachedEditCase(
             description: "several elements, one of them changed", prepare: { $0.tags = ["p"] },
             step: { $0.tags += ["a", "b", "c"] }, detached: { $0.tags[2] = "B" },
-            conflict: "tags: this Note changed since the step was recorded, so the step cannot be undone: "
+            conflict: "children[0].tags: this Note changed since the step was recorded, so the step cannot be undone: "
                 + #"it no longer holds the 3 elements the step inserted at index 1 (["a", "b", "c"]), but ["a", "B", "c"]; "#
                 + "nothing was changed"),
         DetachedEditCase(
             description: "a value set again", step: { $0.title = "A" }, detached: { $0.title = "B" },
-            conflict: "title: this Note changed since the step was recorded, so the step cannot be undone: "
+            conflict: "children[0].title: this Note changed since the step was recorded, so the step cannot be undone: "
                 + #"undo expects "A", found "B"; nothing was changed"#),
         DetachedEditCase(
             description: "a value set to what the step set", step: { $0.title = "A" },
@@ -95,12 +95,12 @@ struct DetachedEditCase: CustomStringConvertible, Sendable {
         DetachedEditCase(
             description: "a bag key set again", step: { try $0.setExtensibleProperty(1, forKey: "k") },
             detached: { try $0.setExtensibleProperty(2, forKey: "k") },
-            conflict: "k: this Note changed since the step was recorded, so the step cannot be undone: "
+            conflict: "children[0].k: this Note changed since the step was recorded, so the step cannot be undone: "
                 + "undo expects 1, found 2; nothing was changed"),
         DetachedEditCase(
             description: "a bag key removed", step: { try $0.setExtensibleProperty("v", forKey: "k") },
             detached: { $0.removeExtensibleProperty(forKey: "k") },
-            conflict: "k: this Note changed since the step was recorded, so the step cannot be undone: "
+            conflict: "children[0].k: this Note changed since the step was recorded, so the step cannot be undone: "
                 + #"undo expects "v", found absent; nothing was changed"#),
         DetachedEditCase(
             description: "a group, checked whole before anything changes",
@@ -111,7 +111,7 @@ struct DetachedEditCase: CustomStringConvertible, Sendable {
                 }
             },
             detached: { $0.tags.insert("x", at: 0) },
-            conflict: "tags: this Note changed since the step was recorded, so the step cannot be undone: "
+            conflict: "children[0].tags: this Note changed since the step was recorded, so the step cannot be undone: "
                 + #"it no longer holds the element the step inserted at index 0 (["a"]), but ["x"]; nothing was changed"#),
         DetachedEditCase(
             description: "two appends in one step, one element put between them",
@@ -122,7 +122,7 @@ struct DetachedEditCase: CustomStringConvertible, Sendable {
                 }
             },
             detached: { $0.tags.insert("x", at: 1) },
-            conflict: "tags: this Note changed since the step was recorded, so the step cannot be undone: "
+            conflict: "children[0].tags: this Note changed since the step was recorded, so the step cannot be undone: "
                 + #"it no longer holds the element the step inserted at index 1 (["b"]), but ["x"]; nothing was changed"#),
         DetachedEditCase(
             description: "two appends in one step, untouched",
@@ -169,6 +169,21 @@ struct DetachedEditCase: CustomStringConvertible, Sendable {
         }
     }
 
+    /// The error names the property by its key path from the tracked root.
+    @Test func theErrorNamesThePropertysKeyPathFromTheRoot() throws {
+        let root = Note(), middle = Note(), leaf = Note()
+        root.child = middle
+        middle.children = [Note(), leaf]
+        let history = ModelHistory(tracking: root)
+        leaf.title = "set"
+        middle.children = []
+        leaf.title = "unseen"
+        try history.undo()
+        let error = #expect(throws: ModelError.self) { try history.undo() }
+        #expect(error?.keyPath.description == "child.children[1].title")
+        #expect(leaf.title == "unseen")
+    }
+
     /// A step undone, its model changed while detached, then redone.
     @Test func redoAppliesOnlyWhereTheModelHoldsWhatTheUndoLeft() throws {
         let root = Note(), child = Note()
@@ -190,7 +205,7 @@ struct DetachedEditCase: CustomStringConvertible, Sendable {
         let error = #expect(throws: ModelError.self) { try history.redo() }
         #expect(
             error?.description
-                == "tags: this Note changed since the step was recorded, so the step cannot be redone: "
+                == "children[0].tags: this Note changed since the step was recorded, so the step cannot be redone: "
                 + #"it no longer holds the element the step removed at index 0 (["a"]), but ["z"]; nothing was changed"#)
         #expect(child.tags == ["z", "b"] && child.title == "Untitled")
         #expect(history.stepCounts == counts)
