@@ -169,6 +169,43 @@ struct DetachedEditCase: CustomStringConvertible, Sendable {
         }
     }
 
+    /// Two threads append to one array; the first one's step ends after
+    /// the second's (it is inside `withLock` on another model). Undoing the
+    /// later-ending step first leaves the other's element where that step
+    /// did not record it: that undo is refused, not applied elsewhere.
+    @Test func stepsThatEndOutOfOrderAreRefusedRatherThanMisapplied() throws {
+        let root = Note(), child = Note()
+        root.child = child
+        let history = ModelHistory(tracking: root)
+        let appended = DispatchSemaphore(value: 0), resume = DispatchSemaphore(value: 0)
+        let finished = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            root.withLock {
+                child.tags.append("a")
+                appended.signal()
+                resume.wait()
+            }
+            finished.signal()
+        }
+        thread.start()
+        appended.wait()
+        child.tags.append("b")  // a step of its own, ended at once
+        #expect(history.stepCounts.undo == 1)
+        resume.signal()
+        finished.wait()
+        #expect(history.stepCounts.undo == 2)
+        #expect(child.tags == ["a", "b"])
+        try history.undo()  // the other thread's "a", the last step to end
+        #expect(child.tags == ["b"])
+        let error = #expect(throws: ModelError.self) { try history.undo() }
+        #expect(
+            error?.description
+                == "child.tags: this Note changed since the step was recorded, so the step cannot be undone: "
+                + "it has 1 element, too few to hold the element the step inserted at index 1; nothing was changed")
+        #expect(child.tags == ["b"])
+        #expect(history.stepCounts == (1, 1))
+    }
+
     /// The error names the property by its key path from the tracked root.
     @Test func theErrorNamesThePropertysKeyPathFromTheRoot() throws {
         let root = Note(), middle = Note(), leaf = Note()
