@@ -200,7 +200,7 @@ enum Commands {
         guard names == ["Note"] else {
             throw UsageError(message: "schema takes the class name Note", usage: schemaUsage)
         }
-        let schema = try Note.validatedJSONSchema(profile)
+        let schema = try Note.jsonSchema(profile)
         print(try schema.jsonString(options: .pretty))
     }
 

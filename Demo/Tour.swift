@@ -67,11 +67,11 @@ enum Tour {
             milk.title = "Oat milk"
         }
         print("undo: \(history.undoName ?? "-") | title: \(note.title) | child: \(milk.title) | tags: \(note.tags)")
-        history.undo()
+        try history.undo()
         print("undone: title: \(note.title) | child: \(milk.title) | redo: \(history.redoName ?? "-")")
-        history.undo()
+        try history.undo()
         print("undone: tags: \(note.tags) | canUndo: \(history.canUndo)")
-        history.redo()
+        try history.redo()
         print("redone: tags: \(note.tags) | canRedo: \(history.canRedo)")
 
         section("ModelDefaults keeps a counter between runs")

@@ -1,17 +1,32 @@
 import Foundation
 
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
 /// Reads a JSON Lines file a chunk at a time and loads one model per line.
 ///
 /// Invariant: `buffer[start...]` holds the bytes read but not yet handed
-/// out, which never include a whole line ending in `\n` between calls to
-/// `next()` but the ones `next()` will hand out; the buffer is compacted
-/// before each read, so it holds at most one chunk plus one line.
+/// out, and `buffer[start..<scanned]` holds no `\n`: the search for a line's
+/// end goes on from where the last one stopped, so each byte is looked at
+/// once however many chunks a line spans, and reading a file costs time
+/// linear in its size. The buffer is compacted before each read, so it
+/// holds at most one chunk plus one line.
 /// Not `Sendable`: one reader serves one stream, whose iteration is serial.
 final class JSONLinesReader<M: ModelObject> {
     private let url: URL
     private var handle: FileHandle?
     private var buffer: [UInt8] = []
     private var start = 0
+    /// Where the search for the next `\n` goes on (see the invariant).
+    private var scanned = 0
+    /// How many bytes the searches for line ends have looked at (for
+    /// tests: each byte of the file once).
+    private(set) var bytesScanned = 0
     private var isAtEnd = false
     private var isOpened = false
     /// The number of the next line, from 1, and its byte offset in the file.
@@ -47,12 +62,13 @@ final class JSONLinesReader<M: ModelObject> {
     /// The next line without its `\n` or `\r\n`, with its number and offset.
     private func nextLine() throws -> (ArraySlice<UInt8>, Int, Int)? {
         while true {
-            if let end = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
+            if let end = findNewline() {
                 var content = buffer[start..<end]
                 if content.last == UInt8(ascii: "\r") { content = content.dropLast() }
                 let result = (content, line, offset)
                 offset += end + 1 - start
                 start = end + 1
+                scanned = start
                 line += 1
                 return result
             }
@@ -63,6 +79,7 @@ final class JSONLinesReader<M: ModelObject> {
                 let result = (content, line, offset)
                 offset += buffer.count - start
                 start = buffer.count
+                scanned = start
                 line += 1
                 return result
             }
@@ -70,8 +87,26 @@ final class JSONLinesReader<M: ModelObject> {
         }
     }
 
+    /// The index of the first `\n` in `buffer[scanned...]`, searched with
+    /// `memchr`; when there is none, `scanned` moves to the buffer's end.
+    private func findNewline() -> Int? {
+        let from = scanned
+        let count = buffer.count - from
+        guard count > 0 else { return nil }
+        let found = buffer.withUnsafeBufferPointer { bytes -> Int? in
+            guard let base = bytes.baseAddress,
+                let hit = memchr(base + from, Int32(UInt8(ascii: "\n")), count)
+            else { return nil }
+            return UnsafeRawPointer(hit) - UnsafeRawPointer(base)
+        }
+        bytesScanned += (found.map { $0 + 1 } ?? buffer.count) - from
+        scanned = found.map { $0 + 1 } ?? buffer.count
+        return found
+    }
+
     private func readChunk() throws {
         buffer.removeSubrange(0..<start)
+        scanned -= start
         start = 0
         let data: Data?
         do {

@@ -3,9 +3,11 @@
 /// same object (see ``ReferencePolicy``).
 ///
 /// A document's references may come before their definition (keys sorted
-/// when written, dictionaries in no order): a reference to an id not yet
-/// defined makes the object at once, of the class the reference expects, and
-/// the definition then fills it. Ids still undefined when the document ends
+/// when written, dictionaries in no order, a weak reference to a model
+/// written later): a reference to an id not yet defined makes the object at
+/// once, of the class the reference expects, and the definition then fills
+/// it; a weak reference instead gets an empty box, which the definition
+/// fills with its model, whatever registered subclass it is. Ids still undefined when the document ends
 /// are errors; the document is decoded once more knowing them, so that the
 /// error names the key path of the first reference to one.
 ///
@@ -26,6 +28,16 @@ final class DecodingReferences {
         var isDefined: Bool
     }
     private var entries: [String: Entry] = [:]
+    /// Weak references read before the model they name, by its id.
+    private var waiting: [String: [WaitingReference]] = [:]
+
+    /// A weak reference's box, waiting for the model with its id.
+    private struct WaitingReference {
+        let box: WeakBox
+        /// Whether a model is of the class the reference's property holds.
+        let accepts: (ModelObject) -> Bool
+        let expected: String
+    }
     /// On the second run: the ids no model defines.
     private var undefined: Set<String> = []
 
@@ -42,7 +54,7 @@ final class DecodingReferences {
         holder.table = table
         defer { holder.table = nil }
         let result = try body()
-        let missing = table.entries.filter { !$0.value.isDefined }.map(\.key)
+        let missing = table.entries.filter { !$0.value.isDefined }.map(\.key) + table.waiting.keys
         guard !missing.isEmpty else { return result }
         // Again, knowing the undefined ids: the first reference to one throws
         // with its key path. (Decoding changes nothing before it succeeds.)
@@ -81,6 +93,47 @@ final class DecodingReferences {
         return model
     }
 
+    /// The box of a weak reference `{"$ref": id}` to a `type`: holding the
+    /// model with that id when it has been read (or made for an earlier
+    /// reference), else empty until the model is defined.
+    /// - Throws: ``ModelError`` (relative to the reference) for an id no
+    ///   model defines, or one that names a model of another class.
+    func weakBox<Model: ModelObject>(for id: String, as type: Model.Type) throws -> WeakBox {
+        guard !undefined.contains(id) else {
+            throw ModelError(
+                code: .invalidValue, message: "no model in the document has the id \"\(id)\"",
+                keyPath: ModelKeyPath([.key(ReferenceKeys.ref)]))
+        }
+        if let entry = entries[id] {
+            guard entry.object is Model else {
+                throw ModelError(
+                    code: .typeMismatch,
+                    message: "the id \"\(id)\" names a \(Swift.type(of: entry.object)), where a \(type) is expected",
+                    keyPath: ModelKeyPath([.key(ReferenceKeys.ref)]))
+            }
+            return WeakBox(entry.object)
+        }
+        let box = WeakBox()
+        waiting[id, default: []].append(WaitingReference(box: box, accepts: { $0 is Model }, expected: "\(type)"))
+        return box
+    }
+
+    /// Hands `object`, just defined with `id`, to the weak references that
+    /// were waiting for it.
+    private func fillWaiting(_ id: String, with object: ModelObject) throws {
+        guard let references = waiting.removeValue(forKey: id) else { return }
+        for reference in references {
+            guard reference.accepts(object) else {
+                throw ModelError(
+                    code: .typeMismatch,
+                    message: "the model with the id \"\(id)\" is a \(Swift.type(of: object)), but a weak reference "
+                        + "before it expects a \(reference.expected)",
+                    keyPath: ModelKeyPath([.key(ReferenceKeys.id)]))
+            }
+            reference.box.object = object
+        }
+    }
+
     /// Records that the model written with `"$id": id` is of class `type`.
     /// - Returns: the object to fill: one made for an earlier reference, or
     ///   `make()`'s.
@@ -99,9 +152,11 @@ final class DecodingReferences {
                     keyPath: ModelKeyPath([.key(ReferenceKeys.id)]))
             }
             entries[id]?.isDefined = true
+            try fillWaiting(id, with: entry.object)
             return entry.object
         }
         let object = make()
+        try fillWaiting(id, with: object)
         entries[id] = Entry(object: object, isDefined: true)
         return object
     }
@@ -111,6 +166,7 @@ final class DecodingReferences {
         guard entries[id] == nil else {
             throw Self.usedTwice(id)
         }
+        try fillWaiting(id, with: object)
         entries[id] = Entry(object: object, isDefined: true)
     }
 

@@ -24,10 +24,20 @@ final class EncodingGuard {
     /// writers, which cannot add `"$id"` to a model already written, fall
     /// back when it is set.
     @exclusivity(unchecked) private(set) var wroteReference = false
-    /// With ``ReferencePolicy/shared``: the models that appear more than once
-    /// in the graph, and the ids given to those written so far.
+    /// With ``ReferencePolicy/shared``: the models that get an id (those
+    /// that appear more than once in the graph, and those that a weak
+    /// reference names), and the ids given so far, with whether the model
+    /// has been written (a weak reference written before its model gives
+    /// the id first).
     @exclusivity(unchecked) private var shared: Set<ObjectIdentifier>?
-    @exclusivity(unchecked) private var sharedIDs: [ObjectIdentifier: String] = [:]
+    @exclusivity(unchecked) private var sharedIDs: [ObjectIdentifier: SharedID] = [:]
+
+    /// The id of a model with ``ReferencePolicy/shared``.
+    private struct SharedID {
+        let id: String
+        /// Whether the model has been entered: later occurrences are references.
+        var isWritten: Bool
+    }
     @exclusivity(unchecked) private var nextID = 1
     /// The deepest nesting of models the document may have: the format's
     /// limit (JSON's can be raised by its writing options).
@@ -70,7 +80,7 @@ final class EncodingGuard {
             nextID = 1
             limit = maximumDepth
             if policy == .shared {
-                shared = Self.modelsMetTwice(from: root)
+                shared = Self.modelsNeedingIDs(from: root)
                 sharedIDs = [:]
             } else if shared != nil {
                 shared = nil
@@ -100,9 +110,9 @@ final class EncodingGuard {
     /// writer that planned the ids of a graph with cycles, is its id.
     func enter(_ object: ModelObject, plannedID: String? = nil) -> Entry {
         let key = ObjectIdentifier(object)
-        if shared != nil, let id = sharedIDs[key] {
+        if shared != nil, let entry = sharedIDs[key], entry.isWritten {
             wroteReference = true
-            return .reference(id)
+            return .reference(entry.id)
         }
         if let position = position(of: key) {
             // A cycle: the earlier occurrence on the path gets an id.
@@ -131,8 +141,10 @@ final class EncodingGuard {
         }
         var id = plannedID
         if let shared, shared.contains(key) {
-            id = makeID()
-            sharedIDs[key] = id
+            // The id a weak reference before it gave it, or a new one.
+            let given = sharedIDs[key]?.id ?? makeID()
+            id = given
+            sharedIDs[key] = SharedID(id: given, isWritten: true)
         }
         if let id { ids[path.count] = id }
         path.append(key)
@@ -146,14 +158,27 @@ final class EncodingGuard {
         return .write(id: id)
     }
 
-    /// The id to write for a weak reference to `object`: the model is on the
-    /// path (an ancestor, which then carries the id, as for a cycle) or, with
-    /// ``ReferencePolicy/shared``, was written already; else `nil` (`null`).
+    /// The id to write for a weak reference to `object`, or `nil` (`null`).
+    ///
+    /// With ``ReferencePolicy/shared``, every model the document writes
+    /// (reached from the root through saved properties other than weak
+    /// references) has one, whether it is written before the reference or
+    /// after it (the reference then gives the id, which the model carries
+    /// when it is written). With ``ReferencePolicy/cycles``, only a model on
+    /// the path (an ancestor, which then carries the id, as for a cycle).
     func weakReferenceID(to object: ModelObject) -> String? {
         let key = ObjectIdentifier(object)
-        if shared != nil, let id = sharedIDs[key] {
-            wroteReference = true
-            return id
+        if let shared {
+            if let entry = sharedIDs[key] {
+                wroteReference = true
+                return entry.id
+            }
+            if shared.contains(key) {
+                let id = makeID()
+                sharedIDs[key] = SharedID(id: id, isWritten: false)
+                wroteReference = true
+                return id
+            }
         }
         guard let position = position(of: key) else { return nil }
         if let existing = ids[position] {
@@ -192,11 +217,14 @@ final class EncodingGuard {
         return String(nextID)
     }
 
-    /// The models reachable from `root` through saved properties more than
-    /// once (the root counts once), found without recursion.
-    private static func modelsMetTwice(from root: ModelObject) -> Set<ObjectIdentifier> {
+    /// The models that get an id with ``ReferencePolicy/shared``: those
+    /// reachable from `root` through saved properties more than once (the
+    /// root counts once), and those reachable that a weak reference of a
+    /// reachable model names. Found without recursion.
+    private static func modelsNeedingIDs(from root: ModelObject) -> Set<ObjectIdentifier> {
         var seen = IdentitySet(root)
         var twice = Set<ObjectIdentifier>()
+        var named: [ObjectIdentifier] = []
         var stack = [root]
         while let object = stack.popLast() {
             let layout = object.layout
@@ -210,7 +238,14 @@ final class EncodingGuard {
                     }
                 }
             }
+            for offset in layout.weakSlots {
+                if let target = (values[offset] as? any WeakReferenceValue)?.target {
+                    named.append(ObjectIdentifier(target))
+                }
+            }
         }
+        // Only models the document writes: a weak reference to any other is `null`.
+        for target in named where seen.contains(target) { twice.insert(target) }
         return twice
     }
 }

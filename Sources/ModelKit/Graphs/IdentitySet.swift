@@ -43,6 +43,21 @@ struct IdentitySet {
         return inserted
     }
 
+    /// Whether the object with `identifier` is in the set.
+    func contains(_ identifier: ObjectIdentifier) -> Bool {
+        let address = UInt(bitPattern: identifier)
+        return buckets.withUnsafeBufferPointer { table -> Bool in
+            let mask = table.count - 1
+            var bucket = Self.bucket(of: address, shift: shift)
+            while true {
+                let occupant = table[bucket]
+                if occupant == address { return true }
+                if occupant == 0 { return false }
+                bucket = (bucket + 1) & mask
+            }
+        }
+    }
+
     @inline(__always)
     private static func bucket(of address: UInt, shift: UInt) -> Int {
         Int(truncatingIfNeeded: (address &* 0x9E37_79B9_7F4A_7C15) >> shift)

@@ -12,6 +12,11 @@ struct WeakReference<Model: ModelObject>: ModelValueConvertible, WeakReferenceVa
         box = model.map(WeakBox.init)
     }
 
+    /// A reference through `box`, which a document being read fills.
+    private init(box: WeakBox) {
+        self.box = box
+    }
+
     var target: ModelObject? { box?.object }
 
     func pointing(to model: ModelObject?) -> Any {
@@ -44,7 +49,8 @@ struct WeakReference<Model: ModelObject>: ModelValueConvertible, WeakReferenceVa
     }
 
     /// `null`, or the model that `{"$ref": id}` names in the document being
-    /// read.
+    /// read, whether the document has read it yet or reads it later (a
+    /// forward reference, filled when the model is read).
     /// - Throws: ``ModelError`` for a model written in full, which nothing
     ///   would keep alive, or a value that is neither.
     static func decoded(from modelValue: ModelValue) throws -> Self {
@@ -52,7 +58,13 @@ struct WeakReference<Model: ModelObject>: ModelValueConvertible, WeakReferenceVa
         case .null:
             return Self(nil)
         case .object(let members) where members[ReferenceKeys.ref] != nil:
-            return Self(try Model.decoded(from: modelValue))
+            guard members.count == 1, case .string(let id)? = members[ReferenceKeys.ref] else {
+                // Not a plain reference: the model's decoding says what is wrong.
+                return Self(try Model.decoded(from: modelValue))
+            }
+            return try DecodingReferences.decoding {
+                Self(box: try DecodingReferences.current!.weakBox(for: id, as: Model.self))
+            }
         case .object:
             throw ModelError.typeMismatch(
                 expected: "a reference ({\"$ref\": id}) or null for a weak reference to a \(Model.self)",
@@ -63,8 +75,10 @@ struct WeakReference<Model: ModelObject>: ModelValueConvertible, WeakReferenceVa
     }
 }
 
-/// The box of a weak reference; never changed once made, so copies of a
-/// ``WeakReference`` never alias a later assignment.
+/// The box of a weak reference; never changed once made (but for a
+/// reference read before the model it names, which the document being read
+/// fills before the load ends), so copies of a ``WeakReference`` never alias
+/// a later assignment.
 @usableFromInline
 final class WeakBox: @unchecked Sendable {
     @usableFromInline weak var object: ModelObject?
@@ -72,6 +86,9 @@ final class WeakBox: @unchecked Sendable {
     init(_ object: ModelObject) {
         self.object = object
     }
+
+    /// An empty box, for a reference whose model a document reads later.
+    init() {}
 }
 
 /// A ``WeakReference`` of any model type, for the graph walks (copying,

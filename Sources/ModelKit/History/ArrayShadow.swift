@@ -27,9 +27,25 @@ protocol ElementsShadow: AnyObject {
 
 /// What an in-place mutation of an array did: the elements at `offset`
 /// that it replaced, and those it put there.
+///
+/// Undoing it expects the inserted elements at `offset` (the very
+/// elements: their bytes, as the shadow compares them), redoing it the
+/// removed ones; it never removes or overwrites other elements.
 protocol ElementsChange {
     var storedCount: Int { get }
-    func apply(to object: ModelObject, slot: Int, undoing: Bool)
+    /// Whether `array` (an array of the change's type) holds, at the
+    /// change's offset, the elements that undoing (or redoing) replaces.
+    func holds(_ array: Any, undoing: Bool) -> Bool
+    /// `array` with the change undone (or redone), when it ``holds(_:undoing:)``.
+    func applied(to array: inout Any, undoing: Bool)
+    /// Undoes (or redoes) the change in the model's array, in place, if
+    /// the array holds what ``holds(_:undoing:)`` expects (checked under
+    /// the model's lock).
+    /// - Returns: whether it did; otherwise nothing changed.
+    func apply(to object: ModelObject, slot: Int, undoing: Bool) -> Bool
+    /// What `array` holds where undoing (or redoing) expects other
+    /// elements, for a message.
+    func mismatch(in array: Any, undoing: Bool) -> String
 }
 
 /// The elements of an array property as a history last saw them, in a
@@ -99,12 +115,74 @@ struct ArrayChange<Element>: ElementsChange {
 
     var storedCount: Int { removed.count + inserted.count }
 
-    func apply(to object: ModelObject, slot: Int, undoing: Bool) {
-        let (present, replacement) = undoing ? (inserted, removed) : (removed, inserted)
-        object.mutateSlotForHistory(slot, as: [Element].self) { array in
-            // Another thread may have changed the array since: then leave it.
-            guard offset + present.count <= array.count else { return }
-            array.replaceSubrange(offset..<offset + present.count, with: replacement)
+    /// The elements that undoing (or redoing) replaces, and those it puts there.
+    private func sides(undoing: Bool) -> (present: [Element], replacement: [Element]) {
+        undoing ? (inserted, removed) : (removed, inserted)
+    }
+
+    func holds(_ array: Any, undoing: Bool) -> Bool {
+        guard let array = array as? [Element] else { return false }
+        return holds(elements: array, undoing: undoing)
+    }
+
+    /// Whether `array[offset...]` starts with exactly the elements undoing
+    /// (or redoing) replaces, compared by their bytes.
+    private func holds(elements array: [Element], undoing: Bool) -> Bool {
+        let present = sides(undoing: undoing).present
+        guard offset >= 0, offset <= array.count, present.count <= array.count - offset else { return false }
+        let stride = MemoryLayout<Element>.stride
+        guard stride > 0, !present.isEmpty else { return true }
+        return array.withUnsafeBytes { current in
+            present.withUnsafeBytes { recorded in
+                guard let current = current.baseAddress, let recorded = recorded.baseAddress else { return false }
+                return memcmp(current + offset * stride, recorded, present.count * stride) == 0
+            }
         }
+    }
+
+    func applied(to array: inout Any, undoing: Bool) {
+        guard var elements = array as? [Element] else { return }
+        array = ()  // `elements` is then the only reference to its buffer
+        let (present, replacement) = sides(undoing: undoing)
+        elements.replaceSubrange(offset..<offset + present.count, with: replacement)
+        array = elements
+    }
+
+    func apply(to object: ModelObject, slot: Int, undoing: Bool) -> Bool {
+        let (present, replacement) = sides(undoing: undoing)
+        // One hold of the lock for the check and the change, so no other
+        // thread changes the array between them.
+        return object.withLock { () -> Bool in
+            let fits = object.withState { state -> Bool in
+                holds(elements: SlotCell.pointer(state.cells + slot * SlotCell.size, as: [Element].self).pointee,
+                    undoing: undoing)
+            }
+            guard fits else { return false }
+            object.mutateSlotForHistory(slot, as: [Element].self) { array in
+                array.replaceSubrange(offset..<offset + present.count, with: replacement)
+            }
+            return true
+        }
+    }
+
+    func mismatch(in array: Any, undoing: Bool) -> String {
+        let present = sides(undoing: undoing).present
+        let what = undoing ? "inserted" : "removed"
+        let expected = "the \(present.count == 1 ? "element" : "\(present.count) elements") the step \(what) at index \(offset)"
+        guard let array = array as? [Element] else { return "it no longer holds \(expected)" }
+        guard offset <= array.count, present.count <= array.count - offset else {
+            return "it has \(array.count) element\(array.count == 1 ? "" : "s"), too few to hold \(expected)"
+        }
+        if Element.self is ModelObject.Type || Element.self is ModelObject?.Type {
+            return "it no longer holds \(expected): other models are there"
+        }
+        let found = Array(array[offset..<offset + present.count])
+        return "it no longer holds \(expected) (\(Self.describe(present))), but \(Self.describe(found))"
+    }
+
+    /// Elements for a message, cut short.
+    private static func describe(_ elements: [Element]) -> String {
+        let text = String(describing: elements)
+        return text.count <= 60 ? text : text.prefix(57) + "…"
     }
 }

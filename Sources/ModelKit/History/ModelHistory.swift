@@ -18,12 +18,12 @@ import Foundation
 ///     note.tags.removeAll()
 /// }
 /// print(history.undoName ?? "-")   // Tidy
-/// history.undo()
+/// try history.undo()
 /// print(note.title, note.tags)     // Groceries ["home"]
-/// history.undo()
-/// history.undo()
+/// try history.undo()
+/// try history.undo()
 /// print(note.title, note.tags)     // Untitled []
-/// history.redo()
+/// try history.redo()
 /// print(note.title, history.canRedo) // Groceries true
 /// ```
 ///
@@ -52,6 +52,23 @@ import Foundation
 /// Models in arrays come back as the same objects, and an element added by an
 /// in-place mutation is removed in place by its undo.
 ///
+/// ## Undoing only what the step did
+///
+/// A step is undone only where the models still hold what it left, and
+/// redone only where they hold what it found: a property it set must still
+/// have the value it set, an array must still have, at the same place, the
+/// very elements the step inserted (compared by their bytes, so the same
+/// string or the same model object), an extensible property the value it
+/// set. A model can hold something else when it changed while the history
+/// did not track it (after it left the graph, before it came back with an
+/// undo), or when changes on several threads ended in another order than
+/// they were made. Then ``undo()`` and ``redo()`` throw a ``ModelError``
+/// (``ModelError/Code/historyConflict``) naming the property, change
+/// nothing, and keep the step where it was: every edit of a step is checked
+/// (each against what the edits before it leave) before any is made. They
+/// never remove or overwrite an element or a value that the step did not
+/// record. ``removeAll()`` forgets a step that no longer fits.
+///
 /// ## What a step keeps
 ///
 /// A step keeps the models it changed and, for each change, what it needs:
@@ -76,8 +93,10 @@ import Foundation
 /// order they end. ``group(_:_:)`` collects the changes of its own thread only.
 /// ``undo()`` takes the last step and sets its values back model by model,
 /// never holding the history's lock while it touches a model; a change that
-/// another thread makes meanwhile is a step of its own, and an array another
-/// thread has shortened meanwhile is left as it is rather than trapping.
+/// another thread makes meanwhile is a step of its own. Each edit is checked
+/// again under its model's lock as it is made; should another thread change
+/// a property between the step's checks and its edit, what the step had
+/// changed is taken back and the undo throws.
 /// Changes that the undo itself causes, and those that observers make while
 /// it runs on its thread, are not recorded. Call ``undo()`` and ``redo()``
 /// outside ``group(_:_:)``.
@@ -92,6 +111,9 @@ public final class ModelHistory: @unchecked Sendable {
     private var redoSteps: [HistoryStep] = []
     private var stepLimit = Int.max
     private var needsWalk = false
+    /// How many steps have been kept: a redo that fails goes back to the
+    /// steps to redo only if no new step cleared them meanwhile.
+    private var commits = 0
     /// The tracked models and their trackers, by identity.
     private var tracked: [ObjectIdentifier: (model: Weak, tracker: HistoryTracker)] = [:]
 
@@ -152,20 +174,89 @@ public final class ModelHistory: @unchecked Sendable {
     /// Takes back the last step: each value it changed is set back to what
     /// it was, in reverse order, as a change of its model. Does nothing when
     /// there is no step (see ``canUndo``).
-    public func undo() {
-        guard let step = locked({ undoSteps.popLast() }) else { return }
-        apply(step, undoing: true)
-        locked { redoSteps.append(step) }
+    ///
+    /// The step is taken back only where the models still hold what it
+    /// left: each property it set still has the value it set, each array
+    /// still has the elements it inserted, at the same place. Every edit
+    /// of the step is checked before any is made, so the step is taken
+    /// back whole or not at all.
+    ///
+    /// ```swift
+    /// let root = Note(), child = Note()
+    /// let history = ModelHistory(tracking: root)
+    /// root.children = [child]
+    /// child.tags.append("a")
+    /// root.children = []               // child is no longer tracked
+    /// child.tags.insert("x", at: 0)    // so this is not recorded
+    /// try history.undo()               // child is back in root.children
+    /// do {
+    ///     try history.undo()           // would remove "x", which it never added
+    /// } catch let error as ModelError where error.code == .historyConflict {
+    ///     print(error)
+    ///     // children[0].tags: this Note changed since the step was recorded, so the step cannot be
+    ///     // undone: it no longer holds the element the step inserted at index 0 (["a"]),
+    ///     // but ["x"]; nothing was changed
+    /// }
+    /// print(child.tags)                // ["x", "a"]
+    /// ```
+    /// - Throws: ``ModelError`` (``ModelError/Code/historyConflict``) when a
+    ///   model changed since the step in a way that the history did not
+    ///   record (while it was not reachable from ``model``, say), naming the
+    ///   property; the models and the history are then left as they were,
+    ///   the step still the one to undo (``removeAll()`` forgets it).
+    public func undo() throws {
+        try step(undoing: true)
     }
 
     /// Makes the last undone step again. Does nothing when there is none
     /// (see ``canRedo``); a change after an ``undo()`` leaves none.
-    public func redo() {
-        guard let step = locked({ redoSteps.popLast() }) else { return }
-        apply(step, undoing: false)
+    ///
+    /// As ``undo()``, the step is made again only where the models still
+    /// hold what the undo left, whole or not at all.
+    /// - Throws: ``ModelError`` (``ModelError/Code/historyConflict``) when a
+    ///   model changed since the undo in a way that the history did not
+    ///   record, naming the property; the models and the history are then
+    ///   left as they were.
+    public func redo() throws {
+        try step(undoing: false)
+    }
+
+    /// Takes the last step to undo (or redo), applies it, and moves it to
+    /// the other list; puts it back where it was when it does not apply.
+    private func step(undoing: Bool) throws {
+        guard let (step, index, commitsBefore) = locked({ () -> (HistoryStep, Int, Int)? in
+            if undoing {
+                guard let step = undoSteps.popLast() else { return nil }
+                return (step, undoSteps.count, commits)
+            }
+            guard let step = redoSteps.popLast() else { return nil }
+            return (step, redoSteps.count, commits)
+        }) else { return }
+        do {
+            try apply(step, undoing: undoing)
+        } catch let conflict {
+            // Back where it was (before steps other threads ended meanwhile).
+            locked {
+                if undoing {
+                    undoSteps.insert(step, at: min(index, undoSteps.count))
+                    trimToLimit()
+                } else if commits == commitsBefore {
+                    redoSteps.insert(step, at: min(index, redoSteps.count))
+                }
+            }
+            var error = conflict.error
+            if let path = keyPath(to: conflict.object) {
+                error.keyPath = ModelKeyPath(path + error.keyPath.components)
+            }
+            throw error
+        }
         locked {
-            undoSteps.append(step)
-            trimToLimit()
+            if undoing {
+                redoSteps.append(step)
+            } else {
+                undoSteps.append(step)
+                trimToLimit()
+            }
         }
     }
 
@@ -205,6 +296,7 @@ public final class ModelHistory: @unchecked Sendable {
         let walk = locked { () -> Bool in
             undoSteps.append(step)
             redoSteps.removeAll()
+            commits += 1
             trimToLimit()
             return needsWalk
         }
@@ -219,12 +311,14 @@ public final class ModelHistory: @unchecked Sendable {
         locked { undoSteps.reduce(0) { $0 + $1.storedCount } + redoSteps.reduce(0) { $0 + $1.storedCount } }
     }
 
-    private func apply(_ step: HistoryStep, undoing: Bool) {
+    private func apply(_ step: HistoryStep, undoing: Bool) throws(HistoryConflict) {
         let thread = HistoryThreadState.current
         thread.applying.append(ObjectIdentifier(self))
-        step.apply(undoing: undoing)
-        thread.applying.removeLast()
-        if step.touchesModels || locked({ needsWalk }) { refreshGraph() }
+        defer {
+            thread.applying.removeLast()
+            if step.touchesModels || locked({ needsWalk }) { refreshGraph() }
+        }
+        try step.apply(undoing: undoing)
     }
 
     private func trimToLimit() {

@@ -27,7 +27,10 @@
 /// A model that appears more than once but not on its own path (the same
 /// `Tag` in two notes) is written in full at each place by default, and
 /// loads as separate objects. ``shared`` writes every such model once too,
-/// so shared models stay shared after a load, as `NSKeyedArchiver` keeps them.
+/// so shared models stay shared after a load, as `NSKeyedArchiver` keeps them,
+/// and gives an id to every model that a weak reference names, so that a
+/// weak reference to any model the document writes is a `$ref`, before or
+/// after the model (see ``ReferenceStrength``).
 ///
 /// Ids are `"1"`, `"2"`, … in the order they are needed, so the same graph
 /// gives the same bytes. Keys of a model's own that look like these
@@ -36,6 +39,7 @@
 public enum ReferencePolicy: Sendable, Hashable {
     /// References only where a cycle needs them; the default.
     case cycles
-    /// A reference for every model that appears more than once.
+    /// A reference for every model that appears more than once, and for
+    /// every weak reference to a model the document writes.
     case shared
 }

@@ -11,14 +11,26 @@
 /// }
 /// ```
 ///
-/// A weak property is saved like any other. It is written as
-/// `{"$ref": "<id>"}` when the model it names is written around it in the
-/// same document (an ancestor, as a parent is, which then carries the
-/// `"$id"`; with ``ReferencePolicy/shared``, also a model written earlier in
-/// the document), and as `null` otherwise: a weak reference keeps no model
-/// of its own, so it cannot be written in full. Loading restores the
-/// reference to the very object the document names; a reference to a model
-/// that nothing else in the loaded graph keeps is `nil` once loading ends.
+/// A weak property is saved like any other, but never as a model in full:
+/// a weak reference keeps no model of its own. It is written as
+/// `{"$ref": "<id>"}` naming a model that the same document writes in full,
+/// which then carries the `"$id"`, and as `null` otherwise. Exactly:
+///
+/// - With ``ReferencePolicy/shared``, a weak reference to any model the
+///   document writes (one reached from the root through saved properties
+///   other than weak references) is a `$ref`, whether that model comes
+///   earlier or later in the document: an ancestor, a sibling, a cousin, a
+///   descendant. Only a weak reference to a model the document does not
+///   write is `null`.
+/// - With ``ReferencePolicy/cycles`` (the default), a weak reference is a
+///   `$ref` only to a model on its own path from the root (an ancestor, as
+///   a parent is, or the model itself); a weak reference to any other model
+///   is `null`, even one the document writes elsewhere.
+///
+/// Loading restores the reference to the very object the document names,
+/// whether the `$ref` comes before the model's `"$id"` or after it, in
+/// every format; a reference to a model that nothing else in the loaded
+/// graph keeps is `nil` once loading ends.
 public enum ReferenceStrength: Sendable, Hashable {
     /// The property keeps its model alive: the default.
     case strong

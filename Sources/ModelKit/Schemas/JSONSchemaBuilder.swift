@@ -60,8 +60,8 @@ public final class JSONSchemaBuilder {
     }
 
     /// Records that the profile cannot describe what is being described,
-    /// and why: ``ModelObject/validatedJSONSchema(_:)`` then throws, naming
-    /// the property.
+    /// and why: ``ModelObject/jsonSchema(_:)`` then throws, naming the
+    /// property.
     public func refuse(_ reason: String) {
         let place = path.isEmpty ? "" : path.joined(separator: ".") + ": "
         // One problem per place: the outermost, which says enough.
@@ -145,8 +145,29 @@ public final class JSONSchemaBuilder {
     /// The schema of a value declared as `type`: a reference to its
     /// definition, or, when registered subclasses of it may be loaded in its
     /// place, `oneOf` (`anyOf` in strict profiles) over the class and each
-    /// of them, told apart by their `type` value.
+    /// of them, told apart by their `type` value. In the standard profile,
+    /// also ``modelReference``: `{"$ref": id}` standing for a model written
+    /// elsewhere in the document.
     func reference(to type: ModelObject.Type) -> ModelValue {
+        let model = models(of: type)
+        guard !isStrict else { return model }
+        return ["anyOf": [model, Self.modelReference]]
+    }
+
+    /// `{"$ref": id}` in a saved form: a model written in full elsewhere in
+    /// the same document, with that `"$id"` (see ``ReferencePolicy``).
+    static let modelReference: ModelValue = {
+        var properties = ModelValue.Object()
+        properties[ReferenceKeys.ref] = ["type": "string"]
+        return [
+            "description": "A model written elsewhere in the same document: the \"$id\" it carries there.",
+            "type": "object", "properties": .object(properties), "required": [.string(ReferenceKeys.ref)],
+            "additionalProperties": false,
+        ]
+    }()
+
+    /// The definition of `type`, or `oneOf` over it and its registered subclasses.
+    private func models(of type: ModelObject.Type) -> ModelValue {
         let target = reference(toDefinitionOf: type)
         let descendants = Self.registeredDescendants(of: type)
         guard !descendants.isEmpty, let typeKey = ClassLayout.of(type).typeKey else { return target }

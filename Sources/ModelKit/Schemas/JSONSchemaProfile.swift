@@ -2,8 +2,8 @@
 /// 2020-12 schema, or the subset a language model's structured outputs accept.
 ///
 /// ```swift
-/// let schema = Note.jsonSchema()                              // .standard
-/// let strict = try Note.validatedJSONSchema(.openAI)          // throws if Note cannot be said
+/// let schema = try Note.jsonSchema()                          // .standard
+/// let strict = try Note.jsonSchema(.openAI)                   // throws if Note cannot be said
 /// ```
 public enum JSONSchemaProfile: String, Sendable, Hashable, CaseIterable {
     /// JSON Schema draft 2020-12, with every form ModelKit reads and every

@@ -9,7 +9,7 @@ extension ModelObject {
     ///     @Saved(rules: .range(1...5)) var priority = 3
     /// }
     ///
-    /// let schema = Todo.jsonSchema()
+    /// let schema = try Todo.jsonSchema()
     /// print(schema["$defs"]?["Todo"]?["properties"]?["priority"] ?? "none")
     /// // {"type":"integer","minimum":1,"maximum":5}
     /// ```
@@ -23,38 +23,22 @@ extension ModelObject {
     ///   shape their coding has; rules as `minimum`, `maximum`, `minLength`,
     ///   `maxLength`, `minItems`, `maxItems` and `pattern`; descriptions from
     ///   `@Saved(description:)`; the metadata keys `type` and `version`;
-    ///   registered subclasses as `oneOf` over their `type`. No key is
-    ///   required (missing keys keep their defaults), and other keys are
-    ///   allowed (they go to the bag). Rules made with `check` cannot be
-    ///   expressed and are left out.
+    ///   registered subclasses as `oneOf` over their `type`; the references
+    ///   between models (see ``ReferencePolicy``): every model may carry an
+    ///   `"$id"` string, and wherever a model may stand, so may
+    ///   `{"$ref": "<id>"}`. So every document ModelKit writes of the class
+    ///   validates against it, a ``UnknownKeyPolicy/reject`` class's too. No
+    ///   key is required (missing keys keep their defaults), and other keys
+    ///   are allowed (they go to the bag) unless the class rejects them.
+    ///   Rules made with `check` cannot be expressed and are left out.
     /// - ``JSONSchemaProfile/openAI`` and ``JSONSchemaProfile/anthropic`` are
     ///   the subsets those structured outputs accept (see the article
-    ///   "Schemas for APIs and language models").
-    ///
-    /// A class that the profile cannot describe (a `[String: T]` property
-    /// for a language model, a recursive class for Anthropic, a declaration
-    /// problem) gives `{"$error": "<why>"}`: use
-    /// ``validatedJSONSchema(_:)`` to get an error instead.
-    ///
-    /// - Parameter profile: the schema to write; `.standard` when left out.
-    /// - Returns: the schema, a JSON object (write it with
-    ///   ``ModelValue/jsonData(options:)``).
-    public static func jsonSchema(_ profile: JSONSchemaProfile = .standard) -> ModelValue {
-        do {
-            return try validatedJSONSchema(profile)
-        } catch let error as ModelError {
-            return ["$error": .string(error.description)]
-        } catch {
-            return ["$error": .string("\(error)")]
-        }
-    }
-
-    /// The JSON Schema of this class's saved form, or an error when the
-    /// profile cannot describe the class.
+    ///   "Schemas for APIs and language models"); they describe no `"$id"`
+    ///   or `"$ref"` members, which a language model has no use for.
     ///
     /// ```swift
     /// do {
-    ///     let schema = try Note.validatedJSONSchema(.openAI)
+    ///     let schema = try Note.jsonSchema(.openAI)
     ///     // send schema.jsonData() as the response format
     /// } catch {
     ///     print(error)   // names each property the profile cannot describe
@@ -62,11 +46,14 @@ extension ModelObject {
     /// ```
     ///
     /// - Parameter profile: the schema to write; `.standard` when left out.
-    /// - Returns: the schema that ``jsonSchema(_:)`` returns.
+    /// - Returns: the schema, a JSON object (write it with
+    ///   ``ModelValue/jsonData(options:)``).
     /// - Throws: ``ModelError`` (`notRepresentable`) listing every property
-    ///   and limit that the profile refuses; the class's declaration error
-    ///   (`invalidDeclaration`) when it has one.
-    public static func validatedJSONSchema(_ profile: JSONSchemaProfile = .standard) throws -> ModelValue {
+    ///   and limit that the profile refuses (a `[String: T]` property for a
+    ///   language model, a recursive class for Anthropic); the class's
+    ///   declaration error (`invalidDeclaration`) when it has one. Never a
+    ///   schema standing for an error.
+    public static func jsonSchema(_ profile: JSONSchemaProfile = .standard) throws -> ModelValue {
         let layout = ClassLayout.of(self)
         if let error = layout.declarationError { throw error }
         let builder = JSONSchemaBuilder(profile: profile, root: self)
@@ -96,6 +83,17 @@ extension ModelObject {
             return try refuseIfNeeded(problems, profile: profile, result: adapted)
         }
         return try refuseIfNeeded(problems, profile: profile, result: .object(schema))
+    }
+
+    /// The JSON Schema of this class's saved form: ``jsonSchema(_:)``,
+    /// which now throws where this did.
+    ///
+    /// - Parameter profile: the schema to write; `.standard` when left out.
+    /// - Returns: the schema that ``jsonSchema(_:)`` returns.
+    /// - Throws: what ``jsonSchema(_:)`` throws.
+    @available(*, deprecated, renamed: "jsonSchema(_:)")
+    public static func validatedJSONSchema(_ profile: JSONSchemaProfile = .standard) throws -> ModelValue {
+        try jsonSchema(profile)
     }
 
     private static func refuseIfNeeded(_ problems: [String], profile: JSONSchemaProfile, result: ModelValue) throws
@@ -136,6 +134,13 @@ extension ModelObject {
             } else if JSONSchemaBuilder.isPolymorphic(type) {
                 properties.append((typeKey, ["type": "string", "enum": [.string(layout.typeName)]], true))
             }
+        }
+        if !builder.isStrict {
+            // A model that a reference elsewhere in the document names carries its id.
+            properties.append(
+                (ReferenceKeys.id,
+                 ["description": "The model's id, which {\"$ref\": id} elsewhere in the same document refers to.",
+                  "type": "string"], false))
         }
         if let versionKey = layout.versionKey, !builder.isStrict {
             properties.append(

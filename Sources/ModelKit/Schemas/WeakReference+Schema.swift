@@ -7,15 +7,10 @@ extension WeakReference {
         if builder.isStrict {
             return ["type": "null", "description": .string("A weak reference to a \(Model.self); always null here.")]
         }
-        var properties = ModelValue.Object()
-        properties[ReferenceKeys.ref] = ["type": "string"]
-        let reference: ModelValue = [
-            "type": "object", "properties": .object(properties), "required": [.string(ReferenceKeys.ref)],
-        ]
         return [
             "description": .string(
                 "A weak reference to a \(Model.self): {\"$ref\": id} naming a model written elsewhere in the document, or null."),
-            "anyOf": [reference, ["type": "null"]],
+            "anyOf": [JSONSchemaBuilder.modelReference, ["type": "null"]],
         ]
     }
 }

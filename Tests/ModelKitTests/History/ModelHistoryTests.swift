@@ -76,18 +76,18 @@ struct HistoryEditCase: CustomStringConvertible, Sendable {
         let after = try Self.form(note)
         #expect(before != after)
         #expect(history.canUndo)
-        history.undo()
+        try history.undo()
         #expect(try Self.form(note) == before)
         #expect(!history.canUndo)
         #expect(history.canRedo)
-        history.redo()
+        try history.redo()
         #expect(try Self.form(note) == after)
         #expect(!history.canRedo)
-        history.undo()
+        try history.undo()
         #expect(try Self.form(note) == before)
     }
 
-    @Test func anEqualValueOrAnUnchangedArrayMakesNoStep() {
+    @Test func anEqualValueOrAnUnchangedArrayMakesNoStep() throws {
         let note = Note()
         note.tags = ["a", "b"]
         let history = ModelHistory(tracking: note)
@@ -113,18 +113,18 @@ struct HistoryEditCase: CustomStringConvertible, Sendable {
         }
         history.group("Nothing") {}
         #expect(history.undoName == "Outer")
-        history.undo()
+        try history.undo()
         #expect(note.count == 0)
         #expect(history.undoName == "Rename")
         #expect(history.redoName == "Outer")
-        history.undo()
+        try history.undo()
         #expect(note.title == "A")
         #expect(note.tags == [])
         #expect(history.undoName == nil)
         #expect(history.redoName == "Rename")
     }
 
-    @Test func aThrowingGroupKeepsWhatItChangedAsOneStep() {
+    @Test func aThrowingGroupKeepsWhatItChangedAsOneStep() throws {
         struct Stop: Error {}
         let note = Note()
         let history = ModelHistory(tracking: note)
@@ -135,49 +135,49 @@ struct HistoryEditCase: CustomStringConvertible, Sendable {
             }
         }
         #expect(history.undoName == "Half")
-        history.undo()
+        try history.undo()
         #expect(note.title == "Untitled")
     }
 
-    @Test func aNewChangeAfterAnUndoClearsRedo() {
+    @Test func aNewChangeAfterAnUndoClearsRedo() throws {
         let note = Note()
         let history = ModelHistory(tracking: note)
         note.title = "A"
         note.title = "B"
-        history.undo()
+        try history.undo()
         #expect(history.canRedo)
         note.count = 1
         #expect(!history.canRedo)
-        history.redo()  // nothing to redo
+        try history.redo()  // nothing to redo
         #expect(note.title == "A")
-        history.undo()
-        history.undo()
+        try history.undo()
+        try history.undo()
         #expect(note.title == "Untitled")
         #expect(note.count == 0)
     }
 
     @Test(arguments: [0, 1, 3])
-    func limitBoundsTheStepsKept(_ limit: Int) {
+    func limitBoundsTheStepsKept(_ limit: Int) throws {
         let note = Note()
         let history = ModelHistory(tracking: note)
         history.limit = limit
         for value in 1...5 { note.count = value }
         var undone = 0
         while history.canUndo {
-            history.undo()
+            try history.undo()
             undone += 1
         }
         #expect(undone == limit)
         #expect(note.count == 5 - limit)
     }
 
-    @Test func loweringTheLimitForgetsTheOldestSteps() {
+    @Test func loweringTheLimitForgetsTheOldestSteps() throws {
         let note = Note()
         let history = ModelHistory(tracking: note)
         for value in 1...5 { note.count = value }
         history.limit = 2
-        history.undo()
-        history.undo()
+        try history.undo()
+        try history.undo()
         #expect(!history.canUndo)
         #expect(note.count == 3)
         history.removeAll()
@@ -185,7 +185,7 @@ struct HistoryEditCase: CustomStringConvertible, Sendable {
         #expect(history.limit == 2)
     }
 
-    @Test func modelsAddedLaterAreTrackedAndModelsThatLeaveAreNot() {
+    @Test func modelsAddedLaterAreTrackedAndModelsThatLeaveAreNot() throws {
         let root = Note()
         let history = ModelHistory(tracking: root)
         let child = Note()
@@ -194,15 +194,15 @@ struct HistoryEditCase: CustomStringConvertible, Sendable {
         let grandchild = Note()
         child.child = grandchild
         grandchild.count = 7
-        history.undo()
+        try history.undo()
         #expect(grandchild.count == 0)
-        history.undo()
+        try history.undo()
         #expect(child.child == nil)
-        history.undo()
+        try history.undo()
         #expect(child.title == "Untitled")
-        history.redo()
-        history.redo()
-        history.redo()
+        try history.redo()
+        try history.redo()
+        try history.redo()
         #expect(grandchild.count == 7)
 
         root.children.removeAll()
@@ -212,7 +212,7 @@ struct HistoryEditCase: CustomStringConvertible, Sendable {
         #expect(!history.canUndo)
     }
 
-    @Test func aModelAddedInAGroupIsTrackedForTheRestOfIt() {
+    @Test func aModelAddedInAGroupIsTrackedForTheRestOfIt() throws {
         let root = Note()
         let history = ModelHistory(tracking: root)
         let child = Note()
@@ -220,16 +220,16 @@ struct HistoryEditCase: CustomStringConvertible, Sendable {
             root.child = child
             child.title = "named"
         }
-        history.undo()
+        try history.undo()
         #expect(root.child == nil)
         // The child's own change was undone too.
         #expect(child.title == "Untitled")
-        history.redo()
+        try history.redo()
         #expect(root.child === child)
         #expect(child.title == "named")
     }
 
-    @Test func weakReferencesAreNotFollowed() {
+    @Test func weakReferencesAreNotFollowed() throws {
         final class Node: ModelObject, @unchecked Sendable {
             @Saved var name = ""
             @Saved(reference: .weak) var other: Node? = nil
@@ -247,14 +247,14 @@ struct HistoryEditCase: CustomStringConvertible, Sendable {
         let token = root.observe("other") { change in
             heard.append("\((change.oldValue as? Node)?.name ?? "nil") → \((change.newValue as? Node)?.name ?? "nil")")
         }
-        history.undo()
+        try history.undo()
         #expect(root.other === outside)
         // Observers get the model, not the weak reference's box.
         withExtendedLifetime(token) {}
         #expect(heard == ["nil → not tracked"])
     }
 
-    @Test func modelsInArraysComeBackAsTheSameObjects() {
+    @Test func modelsInArraysComeBackAsTheSameObjects() throws {
         let root = Note()
         let first = Note(), second = Note(), third = Note()
         root.children = [first, second, third]
@@ -262,9 +262,9 @@ struct HistoryEditCase: CustomStringConvertible, Sendable {
         root.children.remove(at: 1)
         root.children.reverse()
         root.children = []
-        history.undo()
-        history.undo()
-        history.undo()
+        try history.undo()
+        try history.undo()
+        try history.undo()
         #expect(root.children.count == 3)
         #expect(root.children[0] === first)
         #expect(root.children[1] === second)
@@ -275,7 +275,7 @@ struct HistoryEditCase: CustomStringConvertible, Sendable {
         #expect(history.canUndo)
     }
 
-    @Test func undoingIsAChangeThatObserversAndHasChangesSee() {
+    @Test func undoingIsAChangeThatObserversAndHasChangesSee() throws {
         let note = Note()
         let history = ModelHistory(tracking: note)
         note.title = "A"
@@ -283,20 +283,20 @@ struct HistoryEditCase: CustomStringConvertible, Sendable {
         note.clearChanges()
         var seen: [String] = []
         let token = note.observe(keys: nil) { change in seen.append(change.description) }
-        history.undo()
+        try history.undo()
         #expect(note.hasChanges)
         #expect(note.changedKeys == ["tags"])
         #expect(note.changes["tags"] as? [String] == ["x"])
-        history.undo()
+        try history.undo()
         #expect(note.changedKeys == ["tags", "title"])
         #expect(seen == [#"tags: ["x"] → []"#, "title: A → Untitled"])
-        history.redo()
-        history.redo()
+        try history.redo()
+        try history.redo()
         #expect(seen.count == 4)
         token.cancel()
     }
 
-    @Test func observationTrackingSeesAnUndo() {
+    @Test func observationTrackingSeesAnUndo() throws {
         let note = Note()
         let history = ModelHistory(tracking: note)
         note.title = "A"
@@ -306,27 +306,27 @@ struct HistoryEditCase: CustomStringConvertible, Sendable {
         } onChange: {
             fired.set(true)
         }
-        history.undo()
+        try history.undo()
         #expect(fired.value)
     }
 
-    @Test func anObserversReactionIsAStepOfItsOwn() {
+    @Test func anObserversReactionIsAStepOfItsOwn() throws {
         let note = Note()
         let history = ModelHistory(tracking: note)
         let token = note.observe("title") { _ in note.count += 1 }
         note.title = "A"
         #expect(note.count == 1)
-        history.undo()
+        try history.undo()
         #expect(note.count == 0)
         #expect(note.title == "A")
-        history.undo()
+        try history.undo()
         #expect(note.title == "Untitled")
         // Undoing tells the observer, whose reaction is not recorded.
         #expect(note.count == 1)
         token.cancel()
     }
 
-    @Test func anAppendKeepsOneElementNotTheArray() {
+    @Test func anAppendKeepsOneElementNotTheArray() throws {
         let note = Note()
         let history = ModelHistory(tracking: note)
         let count = 100_000
@@ -334,15 +334,15 @@ struct HistoryEditCase: CustomStringConvertible, Sendable {
         // One inserted element per step: linear, where keeping the arrays
         // would keep count * (count + 1) / 2 elements.
         #expect(history.storedCount == count)
-        for _ in 0..<count { history.undo() }
+        for _ in 0..<count { try history.undo() }
         #expect(note.tags.isEmpty)
         #expect(history.storedCount == count)
         #expect(!history.canUndo)
-        for _ in 0..<10 { history.redo() }
+        for _ in 0..<10 { try history.redo() }
         #expect(note.tags == (0..<10).map { "tag \($0)" })
     }
 
-    @Test func theHistoryKeepsNoModelAliveOnceReleased() {
+    @Test func theHistoryKeepsNoModelAliveOnceReleased() throws {
         weak var weakHistory: ModelHistory?
         let note = Note()
         do {

@@ -659,11 +659,11 @@ final class ReadmeVersionedNote: ModelObject, @unchecked Sendable {
                 chore.tags.append("urgent")
             }
             print(history.undoName ?? "-")        // Rename
-            history.undo()
+            try history.undo()
             print(chore.title, chore.tags)        // Buy milk ["home"]
-            history.undo()
+            try history.undo()
             print(chore.tags, history.canRedo)    // [] true
-            history.redo()
+            try history.redo()
             print(chore.tags, chore.hasChanges)   // ["home"] true
             // README example end
         }
@@ -679,10 +679,10 @@ final class ReadmeVersionedNote: ModelObject, @unchecked Sendable {
                 @Saved var due: Date? = nil
             }
 
-            let schema = Todo.jsonSchema()
+            let schema = try Todo.jsonSchema()
             print(schema["$defs"]?["Todo"]?["properties"]?["priority"] ?? "none")
             // {"type":"integer","minimum":1,"maximum":5}
-            let strict = try Todo.validatedJSONSchema(.openAI)
+            let strict = try Todo.jsonSchema(.openAI)
             print(strict["required"] ?? [], strict["additionalProperties"] ?? true)
             // ["title","priority","due"] false
             // README example end

@@ -13,7 +13,7 @@ struct JSONSchemaAgreementTests {
     ] as [ModelObject.Type])
     func standardSchemasAreValidDraft202012(_ type: ModelObject.Type) throws {
         ModelObject.register(Photo.self, Video.self)
-        let verdict = try PythonJSONSchema.judge(schema: try type.validatedJSONSchema(), documents: [])
+        let verdict = try PythonJSONSchema.judge(schema: try type.jsonSchema(), documents: [])
         #expect(verdict.schemaError == nil)
     }
 
@@ -30,7 +30,7 @@ struct JSONSchemaAgreementTests {
             documents.append(try broken.jsonData())
             labels.append("invalid #\(index) (\(key))")
         }
-        let verdict = try PythonJSONSchema.judge(schema: SchemaSubject.jsonSchema(), documents: documents)
+        let verdict = try PythonJSONSchema.judge(schema: try SchemaSubject.jsonSchema(), documents: documents)
         #expect(verdict.schemaError == nil)
         #expect(verdict.valid.count == documents.count)
         for (offset, document) in documents.enumerated() where offset < verdict.valid.count {

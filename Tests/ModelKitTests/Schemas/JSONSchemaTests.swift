@@ -8,35 +8,37 @@ import Testing
         (try? schema.jsonString(options: .compact)) ?? "?"
     }
 
-    @Test func standardSchemaHasADefinitionPerClassRulesAndDescriptions() {
+    @Test func standardSchemaHasADefinitionPerClassRulesAndDescriptions() throws {
         #expect(
-            Self.text(Bookmark.jsonSchema())
-                == ##"{"$schema":"https://json-schema.org/draft/2020-12/schema","$ref":"#/$defs/Bookmark","$defs":{"Bookmark":{"type":"object","properties":{"type":{"description":"The class of the saved model; when left out, the declared class.","const":"Bookmark"},"version":{"description":"The data version: 1 for this class; older versions are upgraded when loaded.","type":"integer","minimum":0},"title":{"type":"string","maxLength":80,"description":"The page's title"},"visits":{"type":"integer"},"link":{"type":["string","null"],"format":"uri-reference","minLength":1},"pairs":{"type":"integer","description":"A rule that no schema can express is checked when loading."}}}}}"##
+            Self.text(try Bookmark.jsonSchema())
+                == ##"{"$schema":"https://json-schema.org/draft/2020-12/schema","$ref":"#/$defs/Bookmark","$defs":{"Bookmark":{"type":"object","properties":{"type":{"description":"The class of the saved model; when left out, the declared class.","const":"Bookmark"},"$id":{"description":"The model's id, which {\"$ref\": id} elsewhere in the same document refers to.","type":"string"},"version":{"description":"The data version: 1 for this class; older versions are upgraded when loaded.","type":"integer","minimum":0},"title":{"type":"string","maxLength":80,"description":"The page's title"},"visits":{"type":"integer"},"link":{"type":["string","null"],"format":"uri-reference","minLength":1},"pairs":{"type":"integer","description":"A rule that no schema can express is checked when loading."}}}}}"##
         )
     }
 
-    @Test func openAISchemaIsClosedWithEveryPropertyRequired() {
+    @Test func openAISchemaIsClosedWithEveryPropertyRequired() throws {
         #expect(
-            Self.text(Bookmark.jsonSchema(.openAI))
+            Self.text(try Bookmark.jsonSchema(.openAI))
                 == ##"{"type":"object","properties":{"title":{"type":"string","description":"The page's title (at most 80 characters)"},"visits":{"type":"integer"},"link":{"type":["string","null"],"description":"Format: uri-reference; at least 1 character."},"pairs":{"type":"integer"}},"required":["title","visits","link","pairs"],"additionalProperties":false}"##
         )
     }
 
     @Test func anthropicSchemaMovesBoundsIntoDescriptions() throws {
-        let schema = try SchemaChild.validatedJSONSchema(.anthropic)
+        let schema = try SchemaChild.jsonSchema(.anthropic)
         #expect(
             Self.text(schema)
                 == ##"{"type":"object","properties":{"stars":{"type":"integer","description":"At least 1; at most 5."},"label":{"type":["string","null"]}},"required":["stars","label"],"additionalProperties":false}"##
         )
     }
 
-    @Test func recursiveModelsReferToTheirDefinition() {
+    @Test func recursiveModelsReferToTheirDefinition() throws {
         #expect(
-            Self.text(SchemaNode.jsonSchema(.openAI))
+            Self.text(try SchemaNode.jsonSchema(.openAI))
                 == ##"{"type":"object","properties":{"name":{"type":"string","description":"At most 10 characters."},"next":{"anyOf":[{"$ref":"#"},{"type":"null"}]}},"required":["name","next"],"additionalProperties":false}"##
         )
-        let standard = SchemaNode.jsonSchema()
-        #expect(Self.text(standard["$defs"]?["SchemaNode"]?["properties"]?["next"] ?? nil) == ##"{"anyOf":[{"$ref":"#/$defs/SchemaNode"},{"type":"null"}]}"##)
+        let standard = try SchemaNode.jsonSchema()
+        #expect(
+            Self.text(standard["$defs"]?["SchemaNode"]?["properties"]?["next"] ?? nil)
+                == ##"{"anyOf":[{"$ref":"#/$defs/SchemaNode"},{"description":"A model written elsewhere in the same document: the \"$id\" it carries there.","type":"object","properties":{"$ref":{"type":"string"}},"required":["$ref"],"additionalProperties":false},{"type":"null"}]}"##)
     }
 
     @Test(arguments: [
@@ -54,51 +56,45 @@ import Testing
         ),
     ])
     func profilesRefuseWhatTheyCannotDescribe(type: ModelObject.Type, profile: JSONSchemaProfile, message: String) {
-        #expect(throws: ModelError.self) { try type.validatedJSONSchema(profile) }
-        do {
-            _ = try type.validatedJSONSchema(profile)
-        } catch let error as ModelError {
-            #expect(error.code == .notRepresentable)
-            #expect(error.message == message)
-        } catch {
-            Issue.record("unexpected \(error)")
-        }
-        #expect(type.jsonSchema(profile)["$error"] != nil)
+        // Thrown, never returned as a schema standing for an error.
+        let error = #expect(throws: ModelError.self) { try type.jsonSchema(profile) }
+        #expect(error?.code == .notRepresentable)
+        #expect(error?.message == message)
     }
 
-    @Test func weakReferencesAreReferencesOrNull() {
-        let standard = SchemaTreeNode.jsonSchema()["$defs"]?["SchemaTreeNode"]?["properties"]?["parent"] ?? nil
+    @Test func weakReferencesAreReferencesOrNull() throws {
+        let standard = try SchemaTreeNode.jsonSchema()["$defs"]?["SchemaTreeNode"]?["properties"]?["parent"] ?? nil
         #expect(
             Self.text(standard)
-                == ##"{"description":"A weak reference to a SchemaTreeNode: {\"$ref\": id} naming a model written elsewhere in the document, or null.","anyOf":[{"type":"object","properties":{"$ref":{"type":"string"}},"required":["$ref"]},{"type":"null"}]}"##
+                == ##"{"description":"A weak reference to a SchemaTreeNode: {\"$ref\": id} naming a model written elsewhere in the document, or null.","anyOf":[{"description":"A model written elsewhere in the same document: the \"$id\" it carries there.","type":"object","properties":{"$ref":{"type":"string"}},"required":["$ref"],"additionalProperties":false},{"type":"null"}]}"##
         )
-        let strict = SchemaTreeNode.jsonSchema(.openAI)["properties"]?["parent"] ?? nil
+        let strict = try SchemaTreeNode.jsonSchema(.openAI)["properties"]?["parent"] ?? nil
         #expect(Self.text(strict) == ##"{"type":"null","description":"A weak reference to a SchemaTreeNode; always null here."}"##)
     }
 
-    @Test func codableValuesGetTheShapeTheirCodingHas() {
-        let standard = Order.jsonSchema()["$defs"]?["Order"]?["properties"]?["shipment"] ?? nil
+    @Test func codableValuesGetTheShapeTheirCodingHas() throws {
+        let standard = try Order.jsonSchema()["$defs"]?["Order"]?["properties"]?["shipment"] ?? nil
         #expect(
             Self.text(standard)
                 == ##"{"type":"object","properties":{"weight":{"type":"number"},"note":{"type":["string","null"]},"lines":{"type":"array","items":{"type":"object","properties":{"sku":{"type":"string"},"quantity":{"type":"integer"}},"required":["sku","quantity"]}}},"required":["weight","lines"]}"##
         )
-        let strict = Order.jsonSchema(.openAI)["properties"]?["shipment"] ?? nil
+        let strict = try Order.jsonSchema(.openAI)["properties"]?["shipment"] ?? nil
         #expect(
             Self.text(strict)
                 == ##"{"type":"object","properties":{"weight":{"type":"number"},"note":{"type":["string","null"]},"lines":{"type":"array","items":{"type":"object","properties":{"sku":{"type":"string"},"quantity":{"type":"integer"}},"required":["sku","quantity"],"additionalProperties":false}}},"required":["weight","note","lines"],"additionalProperties":false}"##
         )
     }
 
-    @Test func registeredSubclassesAreAlternativesByTheirType() {
+    @Test func registeredSubclassesAreAlternativesByTheirType() throws {
         ModelObject.register(Photo.self, Video.self)
-        let standard = Album.jsonSchema()
+        let standard = try Album.jsonSchema()
         #expect(
             Self.text(standard["$defs"]?["Album"]?["properties"]?["cover"] ?? nil)
-                == ##"{"anyOf":[{"oneOf":[{"$ref":"#/$defs/Attachment"},{"$ref":"#/$defs/Photo","required":["type"]},{"$ref":"#/$defs/Video","required":["type"]}]},{"type":"null"}]}"##
+                == ##"{"anyOf":[{"oneOf":[{"$ref":"#/$defs/Attachment"},{"$ref":"#/$defs/Photo","required":["type"]},{"$ref":"#/$defs/Video","required":["type"]}]},{"description":"A model written elsewhere in the same document: the \"$id\" it carries there.","type":"object","properties":{"$ref":{"type":"string"}},"required":["$ref"],"additionalProperties":false},{"type":"null"}]}"##
         )
         let photoType = Self.text(standard["$defs"]?["Photo"]?["properties"]?["type"] ?? nil)
         #expect(photoType.contains(#""const":"Photo""#))
-        let strict = Album.jsonSchema(.openAI)
+        let strict = try Album.jsonSchema(.openAI)
         #expect(
             Self.text(strict["properties"]?["items"] ?? nil)
                 == ##"{"type":"array","items":{"anyOf":[{"$ref":"#/$defs/Attachment"},{"$ref":"#/$defs/Photo"},{"$ref":"#/$defs/Video"}]}}"##
@@ -126,7 +122,7 @@ import Testing
         ModelObject.register(Photo.self, Video.self)
         for type in [SchemaSubject.self, Bookmark.self, Order.self, Album.self, Note.self] as [ModelObject.Type]
         where !(profile == .anthropic && type == Note.self) {
-            let schema = try type.validatedJSONSchema(profile)
+            let schema = try type.jsonSchema(profile)
             var problems: [String] = []
             Self.walk(schema, isMap: false) { object in
                 for keyword in object.keys where !Self.accepted[profile]!.contains(keyword) {
@@ -161,7 +157,7 @@ import Testing
         }
     }
 
-    @Test func openAILimitsAreChecked() {
+    @Test func openAILimitsAreChecked() throws {
         var nested: ModelValue = ["type": "string"]
         for _ in 0..<11 {
             nested = ["type": "object", "properties": ["inner": nested], "required": ["inner"], "additionalProperties": false]
@@ -176,6 +172,6 @@ import Testing
         #expect(
             JSONSchemaProfileRules(profile: .openAI).adapt(&cases) == ["the schema has 1001 enum values; OpenAI allows 1,000"])
         // Recursion is allowed, and counts once.
-        #expect(throws: Never.self) { try Note.validatedJSONSchema(.openAI) }
+        #expect(throws: Never.self) { try Note.jsonSchema(.openAI) }
     }
 }
