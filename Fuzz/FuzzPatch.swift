@@ -148,7 +148,7 @@ func checkPatches(_ bytes: [UInt8]) {
     note.title = input.string()
     note.tags = [input.string(), input.string()]
     note.children = [FuzzNote(), FuzzNote()]
-    note.setExtensibleProperty(document, forKey: "extra")
+    try? note.setExtensibleProperty(document, forKey: "extra")
     guard let before = try? note.jsonData() else { return }
     let form = (try? ModelValue(json: before)) ?? .null
     for patch in [input.patch(for: form)] + patches {
