@@ -82,7 +82,13 @@ struct JSONTreeKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
 
     @inline(__always)
     private func set(_ value: EncodedJSON, _ key: Key) {
-        object.set(value, forKey: convertsKeys ? options.convert(key, parent: path) : key.stringValue)
+        object.set(value, forKey: name(of: key))
+    }
+
+    /// The JSON key of `key`.
+    @inline(__always)
+    private func name(of key: Key) -> String {
+        convertsKeys ? options.convert(key, parent: path) : key.stringValue
     }
 
     mutating func encodeNil(forKey key: Key) throws { set(.null, key) }
@@ -125,16 +131,29 @@ struct JSONTreeKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
         -> KeyedEncodingContainer<NestedKey>
     {
-        let nested = EncodedObject()
-        set(.object(nested), key)
+        // A second container for the key adds to the first, as in JSONEncoder.
+        let written = name(of: key)
+        let nested: EncodedObject
+        if case .object(let existing) = object.value(forKey: written) {
+            nested = existing
+        } else {
+            nested = EncodedObject()
+            object.set(.object(nested), forKey: written)
+        }
         return KeyedEncodingContainer(
             JSONTreeKeyedContainer<NestedKey>(
                 options: options, object: nested, path: CodingPathNode(parent: path, key: key), convertsKeys: convertsKeys))
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-        let nested = EncodedArray()
-        set(.array(nested), key)
+        let written = name(of: key)
+        let nested: EncodedArray
+        if case .array(let existing) = object.value(forKey: written) {
+            nested = existing
+        } else {
+            nested = EncodedArray()
+            object.set(.array(nested), forKey: written)
+        }
         return JSONTreeUnkeyedContainer(options: options, array: nested, path: CodingPathNode(parent: path, key: key))
     }
 
@@ -164,7 +183,7 @@ struct JSONTreeUnkeyedContainer: UnkeyedEncodingContainer {
     var codingPath: [any CodingKey] { path?.keys ?? [] }
     var count: Int { array.values.count }
 
-    private var nextKey: AnyCodingKey { AnyCodingKey(intValue: array.values.count) }
+    private var nextKey: JSONIndexKey { JSONIndexKey(array.values.count) }
 
     mutating func encodeNil() throws { array.values.append(.null) }
     mutating func encode(_ value: Bool) throws { array.values.append(.bool(value)) }

@@ -45,7 +45,7 @@ public struct ModelJSONEncoder: Sendable {
         let options = JSONEncodingState(self)
         guard streams(Value.self) else { return try encodeThroughTree(value, options: options) }
         let state = JSONStreamState(options, writer: makeWriter())
-        let encoder = state.beginRoot()
+        let encoder = state.beginRoot(value)
         // Spare encoders and cached containers hold the state: let it go.
         defer {
             state.releaseEncoders()
