@@ -65,6 +65,8 @@ extension JSONTreeEncoder: SingleValueEncodingContainer {
     func encode(_ value: UInt16) throws { result = .int(Int(value)) }
     func encode(_ value: UInt32) throws { result = .int(Int(value)) }
     func encode(_ value: UInt64) throws { result = .unsigned(value) }
+    func encode(_ value: Int128) throws { result = .verbatim(String(value)) }
+    func encode(_ value: UInt128) throws { result = .verbatim(String(value)) }
 
     func encode<T: Encodable>(_ value: T) throws {
         result = try options.box(value, parent: path, key: nil) ?? .object(EncodedObject())
@@ -106,6 +108,8 @@ struct JSONTreeKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func encode(_ value: UInt16, forKey key: Key) throws { set(.int(Int(value)), key) }
     mutating func encode(_ value: UInt32, forKey key: Key) throws { set(.int(Int(value)), key) }
     mutating func encode(_ value: UInt64, forKey key: Key) throws { set(.unsigned(value), key) }
+    mutating func encode(_ value: Int128, forKey key: Key) throws { set(.verbatim(String(value)), key) }
+    mutating func encode(_ value: UInt128, forKey key: Key) throws { set(.verbatim(String(value)), key) }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
         set(try options.box(value, parent: path, key: key) ?? .object(EncodedObject()), key)
@@ -200,6 +204,8 @@ struct JSONTreeUnkeyedContainer: UnkeyedEncodingContainer {
     mutating func encode(_ value: UInt16) throws { array.values.append(.int(Int(value))) }
     mutating func encode(_ value: UInt32) throws { array.values.append(.int(Int(value))) }
     mutating func encode(_ value: UInt64) throws { array.values.append(.unsigned(value)) }
+    mutating func encode(_ value: Int128) throws { array.values.append(.verbatim(String(value))) }
+    mutating func encode(_ value: UInt128) throws { array.values.append(.verbatim(String(value))) }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
         array.values.append(try options.box(value, parent: path, key: nextKey) ?? .object(EncodedObject()))
@@ -285,5 +291,7 @@ struct JSONSuperSingleValue: SingleValueEncodingContainer {
     mutating func encode(_ value: UInt16) throws { try encoder.inner.encode(value); finish() }
     mutating func encode(_ value: UInt32) throws { try encoder.inner.encode(value); finish() }
     mutating func encode(_ value: UInt64) throws { try encoder.inner.encode(value); finish() }
+    mutating func encode(_ value: Int128) throws { try encoder.inner.encode(value); finish() }
+    mutating func encode(_ value: UInt128) throws { try encoder.inner.encode(value); finish() }
     mutating func encode<T: Encodable>(_ value: T) throws { try encoder.inner.encode(value); finish() }
 }

@@ -83,8 +83,8 @@ public struct ModelJSONDecoder: Sendable {
         }
         // A null that a missing "super" member decodes from.
         tape.write { $0.append(JSONTape.Entry(start: 0, end: 0, count: 0, kind: .null, flags: 0)) }
-        let state = JSONDecodingState(bytes: bytes, tape: tape, options: self)
-        defer { state.close() }
+        var state = JSONDecodingState(bytes: bytes, tape: tape, options: self)
+        defer { JSONDecodingState.close(&state) }
         return try state.decodeValue(type, at: 0, parent: nil, key: nil)
     }
 }
