@@ -24,11 +24,14 @@ final class JSONTreeEncoder: CodingPathNode, Encoder {
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
         let object: EncodedObject
-        if case .object(let existing) = result {
-            object = existing
-        } else {
+        switch result {
+        case .object(let existing): object = existing
+        case nil:
             object = EncodedObject()
             result = .object(object)
+        default:
+            options.recordConflict("a keyed container was asked", path: keys)
+            object = EncodedObject()
         }
         return KeyedEncodingContainer(
             JSONTreeKeyedContainer<Key>(
@@ -37,11 +40,14 @@ final class JSONTreeEncoder: CodingPathNode, Encoder {
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
         let array: EncodedArray
-        if case .array(let existing) = result {
-            array = existing
-        } else {
+        switch result {
+        case .array(let existing): array = existing
+        case nil:
             array = EncodedArray()
             result = .array(array)
+        default:
+            options.recordConflict("an unkeyed container was asked", path: keys)
+            array = EncodedArray()
         }
         return JSONTreeUnkeyedContainer(options: options, array: array, path: path)
     }
@@ -50,26 +56,35 @@ final class JSONTreeEncoder: CodingPathNode, Encoder {
 }
 
 extension JSONTreeEncoder: SingleValueEncodingContainer {
-    func encodeNil() throws { result = .null }
-    func encode(_ value: Bool) throws { result = .bool(value) }
-    func encode(_ value: String) throws { result = .string(value) }
-    func encode(_ value: Double) throws { result = try options.boxDouble(value, parent: path, key: nil) }
-    func encode(_ value: Float) throws { result = try options.boxFloat(value, parent: path, key: nil) }
-    func encode(_ value: Int) throws { result = .int(value) }
-    func encode(_ value: Int8) throws { result = .int(Int(value)) }
-    func encode(_ value: Int16) throws { result = .int(Int(value)) }
-    func encode(_ value: Int32) throws { result = .int(Int(value)) }
-    func encode(_ value: Int64) throws { result = .int(Int(value)) }
-    func encode(_ value: UInt) throws { result = .unsigned(UInt64(value)) }
-    func encode(_ value: UInt8) throws { result = .int(Int(value)) }
-    func encode(_ value: UInt16) throws { result = .int(Int(value)) }
-    func encode(_ value: UInt32) throws { result = .int(Int(value)) }
-    func encode(_ value: UInt64) throws { result = .unsigned(value) }
-    func encode(_ value: Int128) throws { result = .verbatim(String(value)) }
-    func encode(_ value: UInt128) throws { result = .verbatim(String(value)) }
+    func encodeNil() throws { set(.null) }
+    func encode(_ value: Bool) throws { set(.bool(value)) }
+    func encode(_ value: String) throws { set(.string(value)) }
+    func encode(_ value: Double) throws { set(try options.boxDouble(value, parent: path, key: nil)) }
+    func encode(_ value: Float) throws { set(try options.boxFloat(value, parent: path, key: nil)) }
+    func encode(_ value: Int) throws { set(.int(value)) }
+    func encode(_ value: Int8) throws { set(.int(Int(value))) }
+    func encode(_ value: Int16) throws { set(.int(Int(value))) }
+    func encode(_ value: Int32) throws { set(.int(Int(value))) }
+    func encode(_ value: Int64) throws { set(.int(Int(value))) }
+    func encode(_ value: UInt) throws { set(.unsigned(UInt64(value))) }
+    func encode(_ value: UInt8) throws { set(.int(Int(value))) }
+    func encode(_ value: UInt16) throws { set(.int(Int(value))) }
+    func encode(_ value: UInt32) throws { set(.int(Int(value))) }
+    func encode(_ value: UInt64) throws { set(.unsigned(value)) }
+    func encode(_ value: Int128) throws { set(.verbatim(String(value))) }
+    func encode(_ value: UInt128) throws { set(.verbatim(String(value))) }
 
     func encode<T: Encodable>(_ value: T) throws {
-        result = try options.box(value, parent: path, key: nil) ?? .object(EncodedObject())
+        set(try options.box(value, parent: path, key: nil) ?? .object(EncodedObject()))
+    }
+
+    /// The one value of a single-value container: a second is a conflict, as in `JSONEncoder`.
+    private func set(_ value: EncodedJSON) {
+        if result != nil {
+            options.recordConflict("a single value was encoded", path: keys)
+            return
+        }
+        result = value
     }
 }
 
@@ -138,11 +153,14 @@ struct JSONTreeKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         // A second container for the key adds to the first, as in JSONEncoder.
         let written = name(of: key)
         let nested: EncodedObject
-        if case .object(let existing) = object.value(forKey: written) {
-            nested = existing
-        } else {
+        switch object.value(forKey: written) {
+        case .object(let existing)?: nested = existing
+        case nil:
             nested = EncodedObject()
             object.set(.object(nested), forKey: written)
+        default:
+            options.recordConflict("a keyed container was asked", path: (path?.keys ?? []) + [key])
+            nested = EncodedObject()
         }
         return KeyedEncodingContainer(
             JSONTreeKeyedContainer<NestedKey>(
@@ -152,11 +170,14 @@ struct JSONTreeKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
         let written = name(of: key)
         let nested: EncodedArray
-        if case .array(let existing) = object.value(forKey: written) {
-            nested = existing
-        } else {
+        switch object.value(forKey: written) {
+        case .array(let existing)?: nested = existing
+        case nil:
             nested = EncodedArray()
             object.set(.array(nested), forKey: written)
+        default:
+            options.recordConflict("an unkeyed container was asked", path: (path?.keys ?? []) + [key])
+            nested = EncodedArray()
         }
         return JSONTreeUnkeyedContainer(options: options, array: nested, path: CodingPathNode(parent: path, key: key))
     }

@@ -154,3 +154,81 @@ extension ModelJSONDifferentialTests {
         #expect(try foundationDecoder.decode([String: String].self, from: snake) == ["leave_me_alone": "test"])
     }
 }
+
+/// One value given two kinds of container: `JSONEncoder` stops the program
+/// (a precondition failure), so there is nothing of Foundation's to compare
+/// with; ``ModelJSONEncoder`` throws instead, naming the value.
+extension ModelJSONDifferentialTests {
+    enum Conflict: String, CaseIterable, Sendable {
+        case keyedThenUnkeyed, unkeyedThenKeyed, singleThenKeyed, keyedThenSingle, singleThenSingle, unkeyedThenSingle
+        case nestedKeyedThenUnkeyed, nestedUnkeyedThenKeyed, valueThenNestedKeyed
+    }
+
+    struct Conflicting: Encodable {
+        let conflict: Conflict
+        enum Keys: String, CodingKey { case a }
+
+        func encode(to encoder: any Encoder) throws {
+            switch conflict {
+            case .keyedThenUnkeyed:
+                _ = encoder.container(keyedBy: Keys.self)
+                _ = encoder.unkeyedContainer()
+            case .unkeyedThenKeyed:
+                var list = encoder.unkeyedContainer()
+                try list.encode(1)
+                _ = encoder.container(keyedBy: Keys.self)
+            case .singleThenKeyed:
+                var single = encoder.singleValueContainer()
+                try single.encode(1)
+                var keyed = encoder.container(keyedBy: Keys.self)
+                try keyed.encode(2, forKey: .a)
+            case .keyedThenSingle:
+                var keyed = encoder.container(keyedBy: Keys.self)
+                try keyed.encode(2, forKey: .a)
+                var single = encoder.singleValueContainer()
+                try single.encode(1)
+            case .singleThenSingle:
+                var single = encoder.singleValueContainer()
+                try single.encode(1)
+                try single.encode("two")
+            case .unkeyedThenSingle:
+                _ = encoder.unkeyedContainer()
+                var single = encoder.singleValueContainer()
+                try single.encodeNil()
+            case .nestedKeyedThenUnkeyed:
+                var keyed = encoder.container(keyedBy: Keys.self)
+                _ = keyed.nestedContainer(keyedBy: Keys.self, forKey: .a)
+                _ = keyed.nestedUnkeyedContainer(forKey: .a)
+            case .nestedUnkeyedThenKeyed:
+                var keyed = encoder.container(keyedBy: Keys.self)
+                _ = keyed.nestedUnkeyedContainer(forKey: .a)
+                _ = keyed.nestedContainer(keyedBy: Keys.self, forKey: .a)
+            case .valueThenNestedKeyed:
+                var keyed = encoder.container(keyedBy: Keys.self)
+                try keyed.encode(1, forKey: .a)
+                _ = keyed.nestedContainer(keyedBy: Keys.self, forKey: .a)
+            }
+        }
+    }
+
+    @Test(arguments: Conflict.allCases)
+    func conflictingContainerKindsThrowNamingTheValue(conflict: Conflict) throws {
+        let nested = [Conflict.nestedKeyedThenUnkeyed, .nestedUnkeyedThenKeyed, .valueThenNestedKeyed].contains(conflict)
+        for settings in Self.sortedSettings.prefix(1) + Self.streamingSettings.prefix(1) {
+            for (value, path) in [(AnyEncodable(Conflicting(conflict: conflict)), ""), (AnyEncodable(["x": [Conflicting(conflict: conflict)]]), "x[0]")] {
+                let error = #expect(throws: EncodingError.self, "\(conflict) \(settings)") { try settings.encoder.encode(value) }
+                let place = nested ? (path.isEmpty ? "a" : path + ".a") : path
+                let message = try #require(error.flatMap(debugDescription))
+                #expect(message.hasPrefix(place.isEmpty ? "a" : "\(place): a"), "\(message)")
+                #expect(message.contains("for a value that already has another kind"), "\(message)")
+            }
+        }
+    }
+
+    /// Any `Encodable`, for tables of values of different types.
+    struct AnyEncodable: Encodable {
+        let value: any Encodable
+        init(_ value: any Encodable) { self.value = value }
+        func encode(to encoder: any Encoder) throws { try value.encode(to: encoder) }
+    }
+}
