@@ -81,6 +81,8 @@ extension Date {
             number = ["type": "number", "description": "Seconds since 1970-01-01T00:00:00Z."]
         case .millisecondsSince1970:
             number = ["type": "number", "description": "Milliseconds since 1970-01-01T00:00:00Z."]
+        case .deferredToDate:
+            number = ["type": "number", "description": "Seconds since 2001-01-01T00:00:00Z."]
         }
         return builder.isStrict ? number : ["anyOf": [number, .object(text)]]
     }
