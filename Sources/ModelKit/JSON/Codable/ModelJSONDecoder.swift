@@ -46,6 +46,21 @@ public struct ModelJSONDecoder: Sendable {
     public var nonConformingFloatDecodingStrategy: JSONDecoder.NonConformingFloatDecodingStrategy = .throw
     /// Values handed to every `init(from:)` through `Decoder.userInfo`.
     public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
+    /// Whether a document that does not start with `{` is read as the
+    /// members of an object without its braces; `false` by default.
+    ///
+    /// As in Foundation, a document that starts with `{` is read as it is,
+    /// and an empty one is an empty object:
+    ///
+    /// ```swift
+    /// var decoder = ModelJSONDecoder()
+    /// decoder.assumesTopLevelDictionary = true
+    /// let settings = try decoder.decode([String: Int].self, from: Data(#""width": 3, "height": 4"#.utf8))
+    /// print(settings["width"]!)   // 3
+    /// ```
+    ///
+    /// Errors give lines and columns in the document as it is.
+    public var assumesTopLevelDictionary = false
 
     /// A decoder with Foundation's defaults; set its properties to configure it.
     public init() {}
@@ -54,13 +69,52 @@ public struct ModelJSONDecoder: Sendable {
     /// - Throws: `DecodingError` with the coding path of the value that failed;
     ///   `.dataCorrupted` for a malformed document.
     public func decode<Value: Decodable>(_ type: Value.Type, from data: Data) throws -> Value {
-        try data.withUnsafeBytes { raw in
-            try decode(type, from: raw.bindMemory(to: UInt8.self))
+        try withDocument(data) { state in try state.decodeValue(type, at: 0, parent: nil, key: nil) }
+    }
+
+    /// What `read` makes of the document `data`, indexed (see ``decode(_:from:)``).
+    func withDocument<Result>(_ data: Data, read: (JSONDecodingState) throws -> Result) throws -> Result {
+        if assumesTopLevelDictionary, let members = Self.membersWithoutBraces(data) {
+            // Read as "{\n" + members + "\n}": one line more, columns as they are.
+            var wrapped = Data("{\n".utf8)
+            wrapped.append(members)
+            wrapped.append(contentsOf: "\n}".utf8)
+            return try wrapped.withUnsafeBytes { raw in
+                try withDocument(raw.bindMemory(to: UInt8.self), addedLines: 1, originalCount: members.count, read: read)
+            }
+        }
+        return try data.withUnsafeBytes { raw in
+            try withDocument(raw.bindMemory(to: UInt8.self), read: read)
         }
     }
 
-    /// The value of `type` that the JSON text in `bytes` holds.
+    /// The text of `data` after its byte order mark, when its first other
+    /// than white space is not `{`; `nil` when it is.
+    private static func membersWithoutBraces(_ data: Data) -> Data? {
+        var start = data.startIndex
+        if data.count >= 3, data[start] == 0xEF, data[start + 1] == 0xBB, data[start + 2] == 0xBF { start += 3 }
+        for byte in data[start...] {
+            switch byte {
+            case JSONByte.space, JSONByte.tab, JSONByte.lineFeed, JSONByte.carriageReturn: continue
+            case JSONByte.openBrace: return nil
+            default: return data[start...]
+            }
+        }
+        return data[start...]
+    }
+
+    /// The value of `type` that the JSON text in `bytes` holds; for a
+    /// document read inside added braces (``assumesTopLevelDictionary``),
+    /// `addedLines` and `originalCount` put error locations back in it.
     func decode<Value: Decodable>(_ type: Value.Type, from bytes: UnsafeBufferPointer<UInt8>) throws -> Value {
+        try withDocument(bytes) { state in try state.decodeValue(type, at: 0, parent: nil, key: nil) }
+    }
+
+    /// What `read` makes of the document in `bytes`, indexed.
+    func withDocument<Result>(
+        _ bytes: UnsafeBufferPointer<UInt8>, addedLines: Int = 0, originalCount: Int = 0,
+        read: (JSONDecodingState) throws -> Result
+    ) throws -> Result {
         guard bytes.count <= JSONTape.maximumBytes else {
             throw DecodingError.dataCorrupted(
                 DecodingError.Context(codingPath: [], debugDescription: "JSON documents larger than 4 GiB are not supported"))
@@ -69,12 +123,17 @@ public struct ModelJSONDecoder: Sendable {
         let tape = JSONTape(capacity: bytes.count / 16)
         guard reader.buildTape(tape) else {
             var strict = JSONReader(bytes, options: JSONReadingOptions(duplicateKeys: .lastWins))
-            let failure: ModelError
+            var failure: ModelError
             do {
                 _ = try strict.readDocument()
                 failure = ModelError(code: .malformedDocument, message: "the document is not valid JSON", format: "JSON")
             } catch {
                 failure = error
+            }
+            if addedLines > 0, var location = failure.location {
+                location.line = max(1, location.line - addedLines)
+                location.byteOffset = min(max(0, location.byteOffset - 2), originalCount)
+                failure.location = location
             }
             throw DecodingError.dataCorrupted(
                 DecodingError.Context(
@@ -85,6 +144,6 @@ public struct ModelJSONDecoder: Sendable {
         tape.write { $0.append(JSONTape.Entry(start: 0, end: 0, count: 0, kind: .null, flags: 0)) }
         var state = JSONDecodingState(bytes: bytes, tape: tape, options: self)
         defer { JSONDecodingState.close(&state) }
-        return try state.decodeValue(type, at: 0, parent: nil, key: nil)
+        return try read(state)
     }
 }
