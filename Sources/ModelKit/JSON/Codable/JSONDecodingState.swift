@@ -458,6 +458,15 @@ final class JSONDecodingState {
 
     /// The infinity or NaN that the string at `index` stands for under the strategy, if any.
     private func nonConformingFloat(at index: Int) -> Double? {
+        if options.allowsJSON5, let text = string(at: index), text.hasPrefix("\u{0}") {
+            // JSON5's Infinity and NaN, as JSON5Translator writes them.
+            switch text {
+            case JSON5Translator.infinity: return .infinity
+            case JSON5Translator.negativeInfinity: return -.infinity
+            case JSON5Translator.notANumber: return .nan
+            default: break
+            }
+        }
         guard case .convertFromString(let positive, let negative, let nan) = options.nonConformingFloatDecodingStrategy
         else { return nil }
         guard let text = string(at: index) else { return nil }

@@ -61,6 +61,28 @@ public struct ModelJSONDecoder: Sendable {
     ///
     /// Errors give lines and columns in the document as it is.
     public var assumesTopLevelDictionary = false
+    /// Whether the document may be JSON5 rather than JSON; `false` by default.
+    ///
+    /// JSON5, as Foundation's `JSONDecoder` reads it, adds `//` and `/* */`
+    /// comments, trailing commas, strings in single quotes (with `\x41`,
+    /// `\v`, `\0` and escaped line breaks), keys that are identifiers,
+    /// hexadecimal numbers, a leading `+` or decimal point, a trailing
+    /// decimal point, and `Infinity` and `NaN` (read by `Double` and `Float`
+    /// whatever ``nonConformingFloatDecodingStrategy`` says):
+    ///
+    /// ```swift
+    /// var decoder = ModelJSONDecoder()
+    /// decoder.allowsJSON5 = true
+    /// let text = "{width: 0x10, 'ratio': .5, /* comment */ depth: Infinity,}"
+    /// let box = try decoder.decode([String: Double].self, from: Data(text.utf8))
+    /// print(box["width"]!, box["ratio"]!, box["depth"]!)   // 16.0 0.5 inf
+    /// ```
+    ///
+    /// A malformed document is `DecodingError.dataCorrupted` whose
+    /// underlying ``ModelError`` names the line and column in the JSON5
+    /// text. The text is checked and rewritten as JSON before it is read,
+    /// so a decoder without this option reads exactly as before.
+    public var allowsJSON5 = false
 
     /// A decoder with Foundation's defaults; set its properties to configure it.
     public init() {}
@@ -74,6 +96,19 @@ public struct ModelJSONDecoder: Sendable {
 
     /// What `read` makes of the document `data`, indexed (see ``decode(_:from:)``).
     func withDocument<Result>(_ data: Data, read: (JSONDecodingState) throws -> Result) throws -> Result {
+        if allowsJSON5 {
+            let text: [UInt8]
+            do {
+                text = try data.withUnsafeBytes { raw in
+                    try JSON5Translator.translate(raw.bindMemory(to: UInt8.self), topLevelDictionary: assumesTopLevelDictionary)
+                }
+            } catch let error as ModelError {
+                throw DecodingError.dataCorrupted(
+                    DecodingError.Context(
+                        codingPath: [], debugDescription: "The given data was not valid JSON5: \(error)", underlyingError: error))
+            }
+            return try text.withUnsafeBufferPointer { try withDocument($0, read: read) }
+        }
         if assumesTopLevelDictionary, let members = Self.membersWithoutBraces(data) {
             // Read as "{\n" + members + "\n}": one line more, columns as they are.
             var wrapped = Data("{\n".utf8)
