@@ -476,8 +476,10 @@ final class ReadmeVersionedNote: ModelObject, @unchecked Sendable {
         func example() throws {
             // README example 19
             struct Task: Codable { var title: String; var due: Date }
-            let data = try JSONEncoder().encode(Task(title: "Ship", due: Date(timeIntervalSince1970: 1_798_761_600)))
-            print(String(decoding: data, as: UTF8.self))   // {"title":"Ship","due":820454400}
+            let encoder = JSONEncoder()                    // its default dates
+            encoder.outputFormatting = .sortedKeys
+            let data = try encoder.encode(Task(title: "Ship", due: Date(timeIntervalSince1970: 1_798_761_600)))
+            print(String(decoding: data, as: UTF8.self))   // {"due":820454400,"title":"Ship"}
 
             final class Chore: ModelObject, @unchecked Sendable {
                 @Saved var title = ""
