@@ -232,3 +232,69 @@ extension ModelJSONDifferentialTests {
         func encode(to encoder: any Encoder) throws { try value.encode(to: encoder) }
     }
 }
+
+/// Seeded random values through hand-written containers opened more than
+/// once, with super encoders, under every strategy.
+extension ModelJSONDifferentialTests {
+    struct Reopened: Codable, Equatable {
+        var head: Record
+        var name: String
+        var count: Int
+        var numbers: [Int]
+        var base: Record?
+
+        enum Keys: String, CodingKey { case box, list, base }
+        enum Inner: String, CodingKey { case head, name }
+        enum More: String, CodingKey { case count }
+
+        init(head: Record, name: String, count: Int, numbers: [Int], base: Record?) {
+            (self.head, self.name, self.count, self.numbers, self.base) = (head, name, count, numbers, base)
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: Keys.self)
+            head = try container.nestedContainer(keyedBy: Inner.self, forKey: .box).decode(Record.self, forKey: .head)
+            name = try container.nestedContainer(keyedBy: Inner.self, forKey: .box).decode(String.self, forKey: .name)
+            count = try decoder.container(keyedBy: More.self).decode(Int.self, forKey: .count)
+            var list = try container.nestedUnkeyedContainer(forKey: .list)
+            var numbers: [Int] = []
+            while !list.isAtEnd { numbers.append(try list.decode(Int.self)) }
+            self.numbers = numbers
+            base = try container.decodeNil(forKey: .base) ? nil : Record(from: container.superDecoder(forKey: .base))
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Keys.self)
+            var box = container.nestedContainer(keyedBy: Inner.self, forKey: .box)
+            try box.encode(head, forKey: .head)
+            var more = encoder.container(keyedBy: More.self)
+            try more.encode(count, forKey: .count)
+            var again = container.nestedContainer(keyedBy: Inner.self, forKey: .box)
+            try again.encode(name, forKey: .name)
+            var list = container.nestedUnkeyedContainer(forKey: .list)
+            for number in numbers.prefix(2) { try list.encode(number) }
+            var rest = container.nestedUnkeyedContainer(forKey: .list)
+            for number in numbers.dropFirst(2) { try rest.encode(number) }
+            if let base { try base.encode(to: container.superEncoder(forKey: .base)) } else { try container.encodeNil(forKey: .base) }
+        }
+    }
+
+    @Test(arguments: 0..<60 as Range<UInt64>)
+    func randomValuesThroughContainersOpenedTwiceDecodeAsInFoundation(seed: UInt64) throws {
+        var generator = SeededGenerator(seed: seed &+ 5000)
+        let strategies = ModelJSONCoderStrategies.all + Self.sortedSettings
+        let settings = strategies[Int(seed) % strategies.count]
+        let value = Reopened(
+            head: Self.randomRecord(&generator, depth: 1), name: Self.randomText(&generator),
+            count: Int.random(in: -5...5, using: &generator),
+            numbers: (0..<Int.random(in: 0...5, using: &generator)).map { _ in Int.random(in: -99...99, using: &generator) },
+            base: Bool.random(using: &generator) ? Self.randomRecord(&generator, depth: 2) : nil)
+        let values = [value, value]
+        let foundationText = try settings.foundationEncoder.encode(values)
+        let expected = try settings.foundationDecoder.decode([Reopened].self, from: foundationText)
+        #expect(try settings.decoder.decode([Reopened].self, from: foundationText) == expected, "\(settings)")
+        let ours = try settings.encoder.encode(values)
+        #expect(try settings.foundationDecoder.decode([Reopened].self, from: ours) == expected, "\(settings)")
+        #expect(try settings.decoder.decode([Reopened].self, from: ours) == expected, "\(settings)")
+    }
+}
