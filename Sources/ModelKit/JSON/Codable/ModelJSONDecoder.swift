@@ -18,7 +18,8 @@ import Foundation
 ///
 /// Values are those `JSONDecoder` gives, with these differences:
 /// - The grammar is RFC 8259's, strictly: no trailing commas (Foundation on
-///   Linux accepts `{"a":1,}`), nesting past 512 levels refused.
+///   Linux accepts `{"a":1,}`), nesting past 512 levels refused; JSON5
+///   with ``allowsJSON5``.
 /// - Text must be UTF-8 (an optional byte order mark is skipped);
 ///   Foundation also detects UTF-16 and UTF-32.
 ///
@@ -27,6 +28,13 @@ import Foundation
 /// characters, UTF-8) and a number's range only when a type reads that
 /// value (or, for keys, opens that object): a member no type asks for is
 /// checked for JSON's grammar alone.
+///
+/// As in Foundation, the metatype given is the one decoded (a subclass's,
+/// passed as its superclass's type), `Int128` and `UInt128` are read in full,
+/// a number too small for a `Double` to tell from zero is an error, array
+/// positions are `"Index 0"` in coding paths, and a decoder or container
+/// kept past `decode` goes on reading (the document's bytes are then
+/// copied).
 ///
 /// Errors are Swift's `DecodingError`, as `Decodable` callers expect, with
 /// the coding path of the value that failed. The debug description names
