@@ -85,7 +85,7 @@ extension ModelError {
     }
 }
 
-struct ValueDecoder: Decoder {
+struct ValueDecoder: Decoder, ModelValueCoder {
     let value: ModelValue
     let codingPath: [any CodingKey]
     let userInfoValues: [CodingUserInfoKey: any Sendable]

@@ -130,7 +130,7 @@ final class EncodedNode {
     }
 }
 
-struct ValueEncoder: Encoder {
+struct ValueEncoder: Encoder, ModelValueCoder {
     let storage: EncodedNode
     let codingPath: [any CodingKey]
     let userInfoValues: [CodingUserInfoKey: any Sendable]

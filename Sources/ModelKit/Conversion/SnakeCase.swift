@@ -24,15 +24,40 @@ enum SnakeCase {
     /// second character on, each uppercase letter starts a word; a run of
     /// capitals followed by a lowercase letter keeps its last capital for
     /// the next word (`"myURLProperty"` → `"my_url_property"`); words are
-    /// lowercased and joined with `_`.
+    /// lowercased and joined with `_`. Letters are found by Unicode scalar,
+    /// but steps are by `Character`, so a combining mark stays with its
+    /// letter (`"aB\u{301}c"` → `"a_b\u{301}c"`).
     static func snakeCased(_ key: String) -> String {
         let scalars = Array(key.unicodeScalars)
         guard !scalars.isEmpty else { return key }
+        // Where each Character starts, by scalar offset; the end counts as one.
+        var isBoundary = [Bool](repeating: false, count: scalars.count + 1)
+        var offset = 0
+        for character in key {
+            isBoundary[offset] = true
+            offset += character.unicodeScalars.count
+        }
+        isBoundary[scalars.count] = true
+        /// The start of the Character after the one `index` is in.
+        func characterAfter(_ index: Int) -> Int {
+            var next = index + 1
+            while next < scalars.count, !isBoundary[next] { next += 1 }
+            return min(next, scalars.count)
+        }
+        /// The start of the Character before the one `index` is in.
+        func characterBefore(_ index: Int) -> Int {
+            var start = index
+            while start > 0, !isBoundary[start] { start -= 1 }
+            guard start > 0 else { return 0 }
+            start -= 1
+            while start > 0, !isBoundary[start] { start -= 1 }
+            return start
+        }
         func isUpper(_ index: Int) -> Bool { CharacterSet.uppercaseLetters.contains(scalars[index]) }
         func isLower(_ index: Int) -> Bool { CharacterSet.lowercaseLetters.contains(scalars[index]) }
         var words: [Range<Int>] = []
         var wordStart = 0
-        var search = 1
+        var search = characterAfter(0)
         while let upper = (search..<scalars.count).first(where: isUpper) {
             words.append(wordStart..<upper)
             guard let lower = (upper..<scalars.count).first(where: isLower) else {
@@ -40,11 +65,12 @@ enum SnakeCase {
                 search = scalars.count
                 break
             }
-            if lower == upper + 1 {
+            if lower == characterAfter(upper) {
                 wordStart = upper
             } else {
-                words.append(upper..<(lower - 1))
-                wordStart = lower - 1
+                let beforeLower = characterBefore(lower)
+                words.append(upper..<max(upper, beforeLower))
+                wordStart = beforeLower
             }
             search = lower + 1
         }

@@ -17,21 +17,77 @@ extension ModelObject: Codable {
     /// The keys are those of the saved form; their order is the encoder's
     /// (`JSONEncoder` does not keep it).
     ///
-    /// Dates in the saved form are written as ISO 8601 strings, the form they
-    /// take in ModelKit's JSON, so they decode back through any decoder
-    /// whatever its date strategy; a property with a numeric ``DateStrategy``
-    /// writes its number. `PropertyListEncoder` writes `nil` as the string
+    /// A `Date` or `Date?` property with no ``DateStrategy`` of its own (nor
+    /// one of its class) is written as the encoder writes dates: under its
+    /// `dateEncodingStrategy` for `JSONEncoder` and ``ModelJSONEncoder``, as a
+    /// `<date>` for `PropertyListEncoder` (whole seconds in XML, as for any
+    /// `Date` there). ``init(from:)`` reads it through
+    /// the decoder likewise, and, when the decoder's strategy does not read
+    /// it, as an ISO 8601 string, the form these dates took before. Other
+    /// dates in the saved form (a property with its own strategy, dates in
+    /// arrays and dictionaries) are written as the strategy says, an ISO 8601
+    /// string by default. `PropertyListEncoder` writes `nil` as the string
     /// `"$null"`, so, as in ModelKit's property lists, a string made of `$`s
     /// then `null` is written with one more `$` (with every encoder) and read
     /// back without it.
     /// - Throws: ``ModelError`` for a class with declaration problems or a
     ///   cycle in the graph of models; any error of the encoder.
     public func encode(to encoder: any Encoder) throws {
-        try CodableModelValue(.object(encodedRoot())).encode(to: encoder)
+        let root = try encodedRoot()
+        let dateKeys = layout.dateKeys(for: encoder)
+        guard !dateKeys.isEmpty else { return try CodableModelValue(.object(root)).encode(to: encoder) }
+        var container = encoder.container(keyedBy: CodableModelValue.AnyKey.self)
+        for (key, member) in root {
+            if case .date(let date) = member, dateKeys.contains(key) {
+                try container.encode(date, forKey: CodableModelValue.AnyKey(stringValue: key))
+            } else {
+                try container.encode(CodableModelValue(member), forKey: CodableModelValue.AnyKey(stringValue: key))
+            }
+        }
     }
 
     // `init(from:)` is in the class's body: a required initializer cannot be
     // declared in an extension.
+}
+
+/// ModelKit's coders of ``ModelValue``, whose dates are native values: a
+/// model under them keeps its dates as the saved form has them.
+protocol ModelValueCoder {
+    /// Whether this coder reads and writes ``ModelValue``s (rather than
+    /// standing in for Foundation's coders).
+    var keepsModelDates: Bool { get }
+}
+
+extension ModelValueCoder {
+    var keepsModelDates: Bool { true }
+}
+
+extension JSONTapeDecoder: ModelValueCoder {
+    /// Under the direct JSON path's `Codable` slots, which read as `ModelValueDecoder` does.
+    var keepsModelDates: Bool { state.readsLikeModelValues }
+}
+
+extension ClassLayout {
+    /// ``dateKeysForOtherCoders``, or none for one of ModelKit's ``ModelValueCoder``s.
+    func dateKeys(for coder: Any) -> Set<String> {
+        if let coder = coder as? any ModelValueCoder, coder.keepsModelDates { return [] }
+        return dateKeysForOtherCoders
+    }
+}
+
+extension ClassLayout {
+    /// The saved keys of `Date` and `Date?` properties that neither the
+    /// property nor the class gives a date strategy: the dates that other
+    /// coders write and read with their own date strategies.
+    var dateKeysForOtherCoders: Set<String> {
+        guard dateStrategy == .iso8601 else { return [] }
+        var keys: Set<String> = []
+        for slot in slots where slot.dateStrategy == nil {
+            let type = slot.codec.valueType
+            if type == Date.self || type == Date?.self { keys.insert(slot.key) }
+        }
+        return keys
+    }
 }
 
 /// A ``ModelValue`` that any `Encoder` can write and any `Decoder` read, for
@@ -88,6 +144,24 @@ struct CodableModelValue: Codable {
                 try container.encode(CodableModelValue(member), forKey: AnyKey(stringValue: key))
             }
         }
+    }
+
+    /// The saved form of a model from `decoder`, the members `dateKeys` read
+    /// first as the decoder reads a `Date`, under its date strategy.
+    init(from decoder: any Decoder, dateKeys: Set<String>) throws {
+        guard !dateKeys.isEmpty, let keyed = try? decoder.container(keyedBy: AnyKey.self) else {
+            self = try CodableModelValue(from: decoder)
+            return
+        }
+        var members = ModelValue.Object(minimumCapacity: keyed.allKeys.count)
+        for key in keyed.allKeys {
+            if dateKeys.contains(key.stringValue), let date = try? keyed.decode(Date.self, forKey: key) {
+                members.appendNew(key: key.stringValue, value: .date(date))
+            } else {
+                members.appendNew(key: key.stringValue, value: try keyed.decode(CodableModelValue.self, forKey: key).value)
+            }
+        }
+        self = CodableModelValue(.object(members))
     }
 
     init(from decoder: any Decoder) throws {

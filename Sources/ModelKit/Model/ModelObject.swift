@@ -340,7 +340,8 @@ open class ModelObject: @unchecked Sendable {
     public required convenience init(from decoder: any Decoder) throws {
         self.init()
         do {
-            try load(CodableModelValue(from: decoder).value)
+            let dateKeys = layout.dateKeys(for: decoder)
+            try load(CodableModelValue(from: decoder, dateKeys: dateKeys).value)
         } catch let error as ModelError {
             // A decoder's keyed container need not keep the data's order.
             throw error.sortingUnknownKeys()

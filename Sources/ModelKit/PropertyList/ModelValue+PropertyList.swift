@@ -41,9 +41,15 @@ extension ModelValue {
     /// by ModelKit as the same integer. Strings that look like either
     /// marker get one more `$`, so they survive too.
     /// - Parameter format: `.xml` (the default) or `.binary`.
+    ///
+    /// XML dates are written as Foundation's writer writes them: whole
+    /// seconds, the Julian calendar before 1582-10-15, astronomical years
+    /// (`Date.distantPast` is `0001-01-01T00:00:00Z`). Python's `plistlib`
+    /// reads none before year 1 or after 9999, and Foundation misreads
+    /// years before 0000 (ModelKit reads them back exactly).
     /// - Throws: ``ModelError`` for the OpenStep format, for strings holding
-    ///   characters XML 1.0 cannot carry, for dates outside the years 0001
-    ///   to 9999 in XML, and for nesting deeper than 512 levels.
+    ///   characters XML 1.0 cannot carry, for a date in XML more than about
+    ///   285 million years from 2001, and for nesting deeper than 512 levels.
     public func propertyListData(format: PropertyListSerialization.PropertyListFormat = .xml) throws -> Data {
         switch format {
         case .xml: return try XMLPropertyListWriter.data(from: self)

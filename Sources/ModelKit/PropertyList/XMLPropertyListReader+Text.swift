@@ -36,7 +36,7 @@ extension XMLPropertyListReader {
                 }
                 return .double(value)
             case .date:
-                guard let date = ISO8601DateText.date(from: text) else {
+                guard let date = ISO8601DateText.date(from: text, style: .propertyList) else {
                     throw mismatch("a date (such as 2025-11-16T15:33:20Z or 2025-11-16T15:33:20.25Z)")
                 }
                 return .date(date)

@@ -134,11 +134,12 @@ struct XMLPropertyListWriter {
         case .date(let date):
             // Whole seconds, the form every other reader accepts (plutil and
             // Python refuse a fraction); binary property lists and JSON keep it.
-            guard let text = ISO8601DateText.standardString(from: date, fractionalSeconds: false) else {
+            // Written as Foundation writes it, Julian before 1582 (see ISO8601DateText).
+            guard let text = ISO8601DateText.propertyListString(from: date) else {
                 throw ModelError(
                     code: .notRepresentable,
                     message: "a property list cannot represent the date \(date.timeIntervalSince1970) "
-                        + "(seconds since 1970), outside the years 0001 to 9999",
+                        + "(seconds since 1970), more than 285 million years from 2001",
                     keyPath: Self.keyPath(of: stack))
             }
             element("date", text)

@@ -72,7 +72,7 @@ extension Date {
             // What ModelKit's ISO 8601 reader accepts, month and day ranges
             // aside (a 30 February passes the pattern and is refused).
             text["pattern"] =
-                "^(?:[+-][0-9]{6}|[0-9]{4})-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\\.[0-9]+)?(?:Z|[+-][0-9]{2}:[0-9]{2})$"
+                "^(?:[+-][0-9]{6,}|[0-9]{4})-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\\.[0-9]+)?(?:Z|[+-][0-9]{2}:[0-9]{2})$"
         }
         let number: ModelValue
         switch builder.dateStrategy {
@@ -81,6 +81,8 @@ extension Date {
             number = ["type": "number", "description": "Seconds since 1970-01-01T00:00:00Z."]
         case .millisecondsSince1970:
             number = ["type": "number", "description": "Milliseconds since 1970-01-01T00:00:00Z."]
+        case .deferredToDate:
+            number = ["type": "number", "description": "Seconds since 2001-01-01T00:00:00Z."]
         }
         return builder.isStrict ? number : ["anyOf": [number, .object(text)]]
     }

@@ -4,9 +4,10 @@ import Foundation
 ///
 /// Writes `2025-11-16T15:33:20Z`, or `2025-11-16T15:33:20.123456Z` when the
 /// fraction of a second, rounded to the microsecond, is not zero (and asked
-/// for); documents take only years 0001...9999, descriptions show others in
-/// ISO 8601's expanded form, a sign and six digits.
-/// Reads exactly that form: `yyyy-MM-ddTHH:mm:ss`, whole seconds or a `.`
+/// for), in the proleptic Gregorian calendar; years outside 0000...9999 in
+/// ISO 8601's expanded form, a sign and six digits or more
+/// (`-004713-11-24T12:00:00Z`, `+010000-01-01T00:00:00Z`).
+/// Reads exactly that form: `yyyy-MM-ddTHH:mm:ss` (or the expanded year), whole seconds or a `.`
 /// and a fraction of any length (rounded to the microsecond), then `Z` or a
 /// `±hh:mm` or `±hh:mm:ss` offset. Anything else (a space or lower-case `t`, a comma, a
 /// missing or compact offset, a leap second, a date that does not exist) is
@@ -35,6 +36,15 @@ enum ISO8601DateText {
         return format(parts)
     }
 
+    /// The text of `date` in documents: as ``standardString(from:fractionalSeconds:)``
+    /// for the years 0001...9999, year 0 as `0000`, and other years in the
+    /// expanded form, which RFC 3339 readers (Foundation's `.iso8601`,
+    /// Python's `fromisoformat`) do not accept; `nil` only for a date that
+    /// is not finite or is more than about 285 million years from 2001.
+    static func documentString(from date: Date) -> String? {
+        parts(of: date, fractionalSeconds: true).map(format)
+    }
+
     private struct Parts {
         var year: Int64, month: Int64, day: Int64, secondOfDay: Int64, micros: Int64
     }
@@ -44,7 +54,7 @@ enum ISO8601DateText {
         // lives: going through timeIntervalSince1970 first adds 978,307,200 s
         // and rounds, which can move the microsecond.
         let sinceReference = date.timeIntervalSinceReferenceDate
-        guard sinceReference.isFinite, abs(sinceReference) < 9.0e12 else { return nil }
+        guard sinceReference.isFinite, abs(sinceReference) < 9.0e15 else { return nil }
         let whole = sinceReference.rounded(.down)
         var seconds = Int64(whole) + referenceOffset
         var fraction: Int64 = 0
@@ -86,7 +96,15 @@ enum ISO8601DateText {
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// Appends `value` (not negative) in decimal, with zeros in front to `width` digits.
     private static func append(_ value: Int64, width: Int, to bytes: inout [UInt8]) {
+        var width = width
+        var power: Int64 = 1
+        for _ in 0..<width { power = power.multipliedReportingOverflow(by: 10).partialValue }
+        while value >= power, width < 19 {
+            width += 1
+            power = power.multipliedReportingOverflow(by: 10).partialValue
+        }
         var digits = [UInt8](repeating: UInt8(ascii: "0"), count: width)
         var rest = value
         var index = width - 1
@@ -105,6 +123,19 @@ enum ISO8601DateText {
     }
 
     static func date(from bytes: UnsafeBufferPointer<UInt8>) -> Date? {
+        date(from: bytes, style: .iso8601)
+    }
+
+    /// The two forms of date text read.
+    enum Style {
+        /// ISO 8601 as described above: proleptic Gregorian, years as four
+        /// digits or a sign and six or more.
+        case iso8601
+        /// What Foundation's XML property-list writer writes (see ``propertyListString(from:)``).
+        case propertyList
+    }
+
+    static func date(from bytes: UnsafeBufferPointer<UInt8>, style: Style) -> Date? {
         var position = 0
         func digits(_ count: Int) -> Int64? {
             guard position + count <= bytes.count else { return nil }
@@ -125,11 +156,19 @@ enum ISO8601DateText {
 
         var sign: Int64 = 1
         var yearDigits = 4
-        if position < bytes.count, bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-") {
+        var isSigned = false
+        if position < bytes.count, bytes[position] == UInt8(ascii: "-")
+            || (style == .iso8601 && bytes[position] == UInt8(ascii: "+"))
+        {
             sign = bytes[position] == UInt8(ascii: "-") ? -1 : 1
             position += 1
-            yearDigits = 6
+            isSigned = true
+            if style == .iso8601 { yearDigits = 6 }
         }
+        // More digits where the form allows them: an expanded year, or a property list's year past 9999.
+        var yearEnd = position
+        while yearEnd < bytes.count, yearEnd - position < 15, bytes[yearEnd] >= 0x30, bytes[yearEnd] <= 0x39 { yearEnd += 1 }
+        if style == .propertyList || isSigned { yearDigits = max(yearDigits, yearEnd - position) }
         guard let year = digits(yearDigits), expect("-"),
             let month = digits(2), expect("-"),
             let day = digits(2)
@@ -137,8 +176,12 @@ enum ISO8601DateText {
         guard expect("T") else { return nil }
         guard let hour = digits(2), expect(":"), let minute = digits(2), expect(":"), let second = digits(2)
         else { return nil }
-        guard (1...12).contains(month), day >= 1, day <= daysInMonth(year: sign * year, month: month),
-            hour <= 23, minute <= 59, second <= 59
+        // Before the Gregorian reform, a property list's dates are Julian, as Foundation writes them.
+        let isJulian = style == .propertyList && (sign * year, month, day) < (1582, 10, 15)
+        let monthLength =
+            isJulian ? (month == 2 && (sign * year) % 4 == 0 ? 29 : daysInMonth(year: 1, month: month))
+            : daysInMonth(year: sign * year, month: month)
+        guard (1...12).contains(month), day >= 1, day <= monthLength, hour <= 23, minute <= 59, second <= 59
         else { return nil }
 
         var micros: Int64 = 0
@@ -182,7 +225,9 @@ enum ISO8601DateText {
         }
         guard position == bytes.count else { return nil }
 
-        let days = self.days(fromCivil: sign * year, month: month, day: day)
+        let days =
+            isJulian
+            ? self.days(fromJulian: sign * year, month: month, day: day) : self.days(fromCivil: sign * year, month: month, day: day)
         let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds
         let sinceReference = seconds - referenceOffset
         // One rounding, to the Double nearest the exact instant, while the
@@ -230,5 +275,75 @@ enum ISO8601DateText {
         let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
         let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
         return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+
+    // MARK: - Property lists
+
+    /// Days from 1970-01-01 to 1582-10-15, the first day of the Gregorian calendar.
+    static let gregorianReform: Int64 = -141_427
+
+    /// The text of `date` in an XML property list, as Foundation's writer
+    /// (Apple's, on Linux and on Apple platforms) writes it: whole seconds
+    /// (the fraction dropped), in the Gregorian calendar from 1582-10-15 and
+    /// the Julian calendar before, with astronomical years of at least four
+    /// digits (`0000` is 1 BC, `-0001` 2 BC, `10000` after 9999):
+    /// `Date.distantPast` is `0001-01-01T00:00:00Z`. `nil` only for a date
+    /// that is not finite or is more than about 285 million years from 2001.
+    static func propertyListString(from date: Date) -> String? {
+        let sinceReference = date.timeIntervalSinceReferenceDate
+        guard sinceReference.isFinite, abs(sinceReference) < 9.0e15 else { return nil }
+        let seconds = Int64(sinceReference.rounded(.down)) + referenceOffset
+        var days = seconds / 86_400
+        var secondOfDay = seconds % 86_400
+        if secondOfDay < 0 { secondOfDay += 86_400; days -= 1 }
+        let (year, month, day) = days < gregorianReform ? julian(fromDays: days) : civil(fromDays: days)
+        var bytes = [UInt8]()
+        bytes.reserveCapacity(21)
+        if year < 0 { bytes.append(UInt8(ascii: "-")) }
+        append(abs(year), width: 4, to: &bytes)
+        bytes.append(UInt8(ascii: "-"))
+        append(month, width: 2, to: &bytes)
+        bytes.append(UInt8(ascii: "-"))
+        append(day, width: 2, to: &bytes)
+        bytes.append(UInt8(ascii: "T"))
+        append(secondOfDay / 3600, width: 2, to: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        append(secondOfDay / 60 % 60, width: 2, to: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        append(secondOfDay % 60, width: 2, to: &bytes)
+        bytes.append(UInt8(ascii: "Z"))
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The date of property-list text: what ``propertyListString(from:)``
+    /// writes, and the fractions and offsets that ``date(from:)`` reads.
+    static func propertyListDate(from text: String) -> Date? {
+        var text = text
+        return text.withUTF8 { date(from: $0, style: .propertyList) }
+    }
+
+    /// `numerator / denominator`, rounded towards minus infinity.
+    private static func floorDivide(_ numerator: Int64, _ denominator: Int64) -> Int64 {
+        let quotient = numerator / denominator
+        return numerator % denominator != 0 && (numerator < 0) != (denominator < 0) ? quotient - 1 : quotient
+    }
+
+    /// Days since 1970-01-01 of a date in the Julian calendar (astronomical years).
+    static func days(fromJulian year: Int64, month: Int64, day: Int64) -> Int64 {
+        // The Julian day number, by the usual arithmetic with March as the first month.
+        let shift = month <= 2 ? 1 : 0 as Int64
+        let y = year + 4800 - shift
+        let m = month + 12 * shift - 3
+        let julianDay = day + (153 * m + 2) / 5 + 365 * y + floorDivide(y, 4) - 32_083
+        return julianDay - 2_440_588
+    }
+
+    /// The Julian-calendar date `days` after 1970-01-01 (astronomical years).
+    static func julian(fromDays days: Int64) -> (year: Int64, month: Int64, day: Int64) {
+        let c = days + 2_440_588 + 32_082
+        let d = floorDivide(4 * c + 3, 1461)
+        let e = c - floorDivide(1461 * d, 4)
+        let m = (5 * e + 2) / 153
+        return (d - 4800 + m / 10, m + 3 - 12 * (m / 10), e - (153 * m + 2) / 5 + 1)
     }
 }

@@ -4,7 +4,8 @@ extension Date: ModelValueConvertible {
     /// Reads a date, or an ISO 8601 string (the form dates take in JSON):
     /// `yyyy-MM-ddTHH:mm:ss` with whole seconds or a fraction of any length,
     /// then `Z` or a `±hh:mm` offset; under a seconds or milliseconds
-    /// ``DateStrategy``, also a number.
+    /// ``DateStrategy``, also a number (seconds since 2001 under
+    /// ``DateStrategy/deferredToDate``, since 1970 under the others).
     ///
     /// ```swift
     /// let date = try Date(modelValue: "2025-11-16T16:33:20.5+01:00")
@@ -34,24 +35,30 @@ extension Date: ModelValueConvertible {
             let strategy = CodingContext.current.dateStrategy
             guard strategy != .iso8601 else {
                 throw ModelError.typeMismatch(
-                    expected: "Date (an ISO 8601 string; a number needs a secondsSince1970 or millisecondsSince1970 date strategy)",
+                    expected: "Date (an ISO 8601 string; a number needs a date strategy: deferredToDate for seconds since "
+                        + "2001, JSONEncoder's default, or secondsSince1970 or millisecondsSince1970)",
                     found: modelValue)
             }
             guard let number = modelValue.doubleValue, number.isFinite else {
                 throw ModelError.typeMismatch(expected: "Date", found: modelValue)
             }
-            self = Date(timeIntervalSince1970: strategy == .millisecondsSince1970 ? number / 1000 : number)
+            switch strategy {
+            case .deferredToDate: self = Date(timeIntervalSinceReferenceDate: number)
+            case .millisecondsSince1970: self = Date(timeIntervalSince1970: number / 1000)
+            default: self = Date(timeIntervalSince1970: number)
+            }
         default:
             throw ModelError.typeMismatch(expected: "Date", found: modelValue)
         }
     }
 
     /// A date under the default strategy; a number of seconds or milliseconds
-    /// since 1970 under the others.
+    /// since 1970, or of seconds since 2001, under the others.
     public var modelValue: ModelValue {
         switch CodingContext.current.dateStrategy {
         case .iso8601: .date(self)
         case .secondsSince1970: .double(timeIntervalSince1970)
+        case .deferredToDate: .double(timeIntervalSinceReferenceDate)
         case .millisecondsSince1970:
             // A date too far away for an integer count keeps its number as a double rather than trapping.
             Int(exactly: (timeIntervalSince1970 * 1000).rounded()).map(ModelValue.int)

@@ -24,6 +24,19 @@ public enum DateStrategy: String, Sendable, Hashable, CaseIterable {
     /// An integer number of milliseconds since 1970-01-01T00:00:00Z.
     /// Reading also accepts dates and ISO 8601 strings.
     case millisecondsSince1970
+    /// A floating-point number of seconds since 2001-01-01T00:00:00Z, the
+    /// date's own `timeIntervalSinceReferenceDate`: what `JSONEncoder` writes
+    /// by default (its `.deferredToDate`), for files written by `Codable`.
+    /// Reading also accepts dates and ISO 8601 strings.
+    ///
+    /// ```swift
+    /// final class Task: ModelObject {
+    ///     @Saved(dateStrategy: .deferredToDate) var due = Date()
+    /// }
+    /// let task = try Task(json: Data(#"{"due": 820540800}"#.utf8))
+    /// print(task.due)   // 2027-01-01 00:00:00 +0000
+    /// ```
+    case deferredToDate
 }
 
 /// The settings in force while values are converted to and from ``ModelValue``

@@ -323,7 +323,7 @@ import Testing
         (["tags": ["a", "$null"]], "tags[1]: expected String, found null"),
         (["numbers": [1, true]], "numbers[1]: expected Int, found a boolean (true)"),
         (["flags": [1]], "flags[0]: expected Bool, found an integer (1)"),
-        (["created": 5], "created: expected Date (an ISO 8601 string; a number needs a secondsSince1970 or millisecondsSince1970 date strategy), found an integer (5)"),
+        (["created": 5], "created: expected Date (an ISO 8601 string; a number needs a date strategy: deferredToDate for seconds since 2001, JSONEncoder's default, or secondsSince1970 or millisecondsSince1970), found an integer (5)"),
         (["leaf": "x"], #"leaf: expected a Leaf object, found a string ("x")"#),
         (["children": [["count": "x"]]], #"children[0].count: expected Int, found a string ("x")"#),
         (["child": ["child": ["small": 300]]], "child.child.small: expected Int8, found 300, which does not fit"),

@@ -27,7 +27,7 @@ private final class Limits: ModelObject, @unchecked Sendable {
         (["unsigned": -1], "unsigned: expected UInt, found -1, which does not fit"),
         (["ratio": 1e300], "ratio: expected Float, found 1e+300, which does not fit"),
         (["when": "yesterday"], #"when: expected an ISO 8601 date such as "2025-11-16T15:33:20Z", found a string ("yesterday")"#),
-        (["when": 5], "when: expected Date (an ISO 8601 string; a number needs a secondsSince1970 or millisecondsSince1970 date strategy), found an integer (5)"),
+        (["when": 5], "when: expected Date (an ISO 8601 string; a number needs a date strategy: deferredToDate for seconds since 2001, JSONEncoder's default, or secondsSince1970 or millisecondsSince1970), found an integer (5)"),
         (["id": "not-a-uuid"], #"id: expected a UUID, found a string ("not-a-uuid")"#),
         (["link": ""], #"link: expected a URL, found a string ("")"#),
         (["bytes": "***"], #"bytes: expected base64-encoded Data, found a string ("***")"#),

@@ -52,7 +52,7 @@ final class Customer: ModelObject, @unchecked Sendable {
 final class ReadmeVersionedNote: ModelObject, @unchecked Sendable {
     @Saved var count = 0
 
-    // README example 19
+    // README example 20
     override class var version: Int { 2 }
     override class func upgrade(_ values: inout [String: ModelValue], from version: Int) throws {
         if version == 1 { values["count"] = values["number"]; values["number"] = nil }
@@ -472,20 +472,24 @@ final class ReadmeVersionedNote: ModelObject, @unchecked Sendable {
         try Self.check(18, example)
     }
 
-    @Test func example20() throws {
+    @Test func example19() throws {
         func example() throws {
-            final class Note: ModelObject, @unchecked Sendable {
-                @Saved var title = "Untitled"
-                @Saved var tags: [String] = []
-                @Saved var children: [Note] = []
+            // README example 19
+            struct Task: Codable { var title: String; var due: Date }
+            let encoder = JSONEncoder()                    // its default dates
+            encoder.outputFormatting = .sortedKeys
+            let data = try encoder.encode(Task(title: "Ship", due: Date(timeIntervalSince1970: 1_798_761_600)))
+            print(String(decoding: data, as: UTF8.self))   // {"due":820454400,"title":"Ship"}
+
+            final class Chore: ModelObject, @unchecked Sendable {
+                @Saved var title = ""
+                @Saved(dateStrategy: .deferredToDate) var due = Date()   // the one line
             }
-            // README example 20
-            let note = try Note(json: Data(#"{"title":"A","pinned":true}"#.utf8))
-            print(note.extensibleProperties)                       // ["pinned": true]
-            try note.setExtensibleProperty("blue", forKey: "label")
+            let chore = try Chore(json: data)
+            print(chore.due)                                 // 2027-01-01 00:00:00 +0000
             // README example end
         }
-        try Self.check(20, example)
+        try Self.check(19, example)
     }
 
     @Test func example21() throws {
@@ -496,11 +500,9 @@ final class ReadmeVersionedNote: ModelObject, @unchecked Sendable {
                 @Saved var children: [Note] = []
             }
             // README example 21
-            let saved = try Note(json: Data(#"{"title":"A","price":1.10,"label":"caf\u00e9"}"#.utf8))
-            print(saved.extensibleProperty(forKey: "price")!)       // 1.1
-            saved.title = "B"
-            print(try saved.jsonString())
-            // {"type":"Note","version":1,"title":"B","tags":[],"children":[],"price":1.10,"label":"caf\u00e9"}
+            let note = try Note(json: Data(#"{"title":"A","pinned":true}"#.utf8))
+            print(note.extensibleProperties)                       // ["pinned": true]
+            try note.setExtensibleProperty("blue", forKey: "label")
             // README example end
         }
         try Self.check(21, example)
@@ -508,7 +510,25 @@ final class ReadmeVersionedNote: ModelObject, @unchecked Sendable {
 
     @Test func example22() throws {
         func example() throws {
+            final class Note: ModelObject, @unchecked Sendable {
+                @Saved var title = "Untitled"
+                @Saved var tags: [String] = []
+                @Saved var children: [Note] = []
+            }
             // README example 22
+            let saved = try Note(json: Data(#"{"title":"A","price":1.10,"label":"caf\u00e9"}"#.utf8))
+            print(saved.extensibleProperty(forKey: "price")!)       // 1.1
+            saved.title = "B"
+            print(try saved.jsonString())
+            // {"type":"Note","version":1,"title":"B","tags":[],"children":[],"price":1.10,"label":"caf\u00e9"}
+            // README example end
+        }
+        try Self.check(22, example)
+    }
+
+    @Test func example23() throws {
+        func example() throws {
+            // README example 23
             final class Config: ModelObject, @unchecked Sendable {
                 override class var unknownKeys: UnknownKeyPolicy { .reject }
                 @Saved var title = ""
@@ -522,17 +542,17 @@ final class ReadmeVersionedNote: ModelObject, @unchecked Sendable {
             }
             // README example end
         }
-        try Self.check(22, example)
+        try Self.check(23, example)
     }
 
-    @Test func example23() throws {
+    @Test func example24() throws {
         func example() throws {
             final class Note: ModelObject, @unchecked Sendable {
                 @Saved var title = "Untitled"
                 @Saved var tags: [String] = []
                 @Saved var children: [Note] = []
             }
-            // README example 23
+            // README example 24
             let note = Note()
             note.children = [Note(), Note()]
             try note.setValue("Renamed", forKey: "title")
@@ -540,12 +560,12 @@ final class ReadmeVersionedNote: ModelObject, @unchecked Sendable {
             print(note.value(forKey: "children.1.title") as? String ?? "")   // Untitled
             // README example end
         }
-        try Self.check(23, example)
+        try Self.check(24, example)
     }
 
-    @Test func example24() throws {
+    @Test func example25() throws {
         func example() throws {
-            // README example 24
+            // README example 25
             class Item: ModelObject, @unchecked Sendable { @Saved var name = "" }
             final class Book: Item, @unchecked Sendable { @Saved var pages = 0 }
             final class Film: Item, @unchecked Sendable { @Saved var minutes = 0 }
@@ -557,12 +577,12 @@ final class ReadmeVersionedNote: ModelObject, @unchecked Sendable {
             print(shelf.items.map { "\(type(of: $0))" })   // ["Book", "Film"]
             // README example end
         }
-        try Self.check(24, example)
+        try Self.check(25, example)
     }
 
-    @Test func example25() throws {
+    @Test func example26() throws {
         func example() throws {
-            // README example 25
+            // README example 26
             let accent = Color(red: 1, green: 0.5, blue: 0)
             print(accent.hexString)                          // #FF8000
             print(Color(hex: "#0F08")!.hexString)            // #00FF0088
@@ -570,12 +590,12 @@ final class ReadmeVersionedNote: ModelObject, @unchecked Sendable {
             print(accent.withAlpha(0.5).modelValue)          // {"red":1.0,"green":0.5,"blue":0.0,"alpha":0.5}
             // README example end
         }
-        try Self.check(25, example)
+        try Self.check(26, example)
     }
 
-    @Test func example26() throws {
+    @Test func example27() throws {
         func example() throws {
-            // README example 26
+            // README example 27
             let date = try Date(modelValue: "2025-11-16T16:33:20.123456+01:00")
             print(date.modelValue)   // "2025-11-16T15:33:20.123456Z"
             do {
@@ -586,12 +606,12 @@ final class ReadmeVersionedNote: ModelObject, @unchecked Sendable {
             }
             // README example end
         }
-        try Self.check(26, example)
+        try Self.check(27, example)
     }
 
-    @Test func example27() throws {
+    @Test func example28() throws {
         func example() throws {
-            // README example 27
+            // README example 28
             let paris = TimeZone(identifier: "Europe/Paris")!
             let day = Day("2026-11-21")!
             let alarm = TimeOfDay("07:30")!
@@ -601,12 +621,12 @@ final class ReadmeVersionedNote: ModelObject, @unchecked Sendable {
             print(Day(moment, timeZone: paris)!, TimeOfDay(moment, timeZone: paris))   // 2026-11-21 07:30:00
             // README example end
         }
-        try Self.check(27, example)
+        try Self.check(28, example)
     }
 
-    @Test func example28() throws {
+    @Test func example29() throws {
         func example() throws {
-            // README example 28
+            // README example 29
             let snooze = Interval(5, .minutes)
             print(snooze, snooze.seconds)                         // 5 minutes 300.0
             print(snooze.modelValue, Interval(2...4, .hours).modelValue, Interval.never.modelValue)
@@ -618,12 +638,12 @@ final class ReadmeVersionedNote: ModelObject, @unchecked Sendable {
             print(Interval(1, .months).date(after: jan31, calendar: utc)!)   // 2024-02-29 00:00:00 +0000
             // README example end
         }
-        try Self.check(28, example)
+        try Self.check(29, example)
     }
 
-    @Test func example29() throws {
+    @Test func example30() throws {
         func example() throws {
-            // README example 29
+            // README example 30
             final class Chore: ModelObject, @unchecked Sendable {
                 @Saved var title = ""
                 @Saved var tags: [String] = []
@@ -640,12 +660,12 @@ final class ReadmeVersionedNote: ModelObject, @unchecked Sendable {
             print(before.title)                                 // Buy eggs
             // README example end
         }
-        try Self.check(29, example)
+        try Self.check(30, example)
     }
 
-    @Test func example30() throws {
+    @Test func example31() throws {
         func example() throws {
-            // README example 30
+            // README example 31
             final class Chore: ModelObject, @unchecked Sendable {
                 @Saved var title = ""
                 @Saved var tags: [String] = []
@@ -667,12 +687,12 @@ final class ReadmeVersionedNote: ModelObject, @unchecked Sendable {
             print(chore.tags, chore.hasChanges)   // ["home"] true
             // README example end
         }
-        try Self.check(30, example)
+        try Self.check(31, example)
     }
 
-    @Test func example31() throws {
+    @Test func example32() throws {
         func example() throws {
-            // README example 31
+            // README example 32
             final class Todo: ModelObject, @unchecked Sendable {
                 @Saved(description: "What to do", rules: .nonEmpty, .maxLength(80)) var title = "Untitled"
                 @Saved(rules: .range(1...5)) var priority = 3
@@ -687,17 +707,17 @@ final class ReadmeVersionedNote: ModelObject, @unchecked Sendable {
             // ["title","priority","due"] false
             // README example end
         }
-        try Self.check(31, example)
+        try Self.check(32, example)
     }
 
-    @Test func example32() async throws {
+    @Test func example33() async throws {
         final class Todo: ModelObject, @unchecked Sendable {
             @Saved(description: "What to do", rules: .nonEmpty, .maxLength(80)) var title = "Untitled"
             @Saved(rules: .range(1...5)) var priority = 3
             @Saved var due: Date? = nil
         }
         func example() async throws {
-            // README example 32
+            // README example 33
             let url = FileManager.default.temporaryDirectory.appendingPathComponent("todos.jsonl")
             let todos = (1...3).map { number in
                 let todo = Todo()
@@ -716,7 +736,7 @@ final class ReadmeVersionedNote: ModelObject, @unchecked Sendable {
         defer {
             try? FileManager.default.removeItem(at: FileManager.default.temporaryDirectory.appendingPathComponent("todos.jsonl"))
         }
-        try await Self.checkAsync(32, example)
+        try await Self.checkAsync(33, example)
     }
 
     /// ``check(_:_:sourceLocation:)`` for an example that awaits.

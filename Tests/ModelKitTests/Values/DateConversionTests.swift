@@ -100,7 +100,7 @@ import Testing
     @Test func numbersNeedADateStrategy() {
         expectModelError(
             Date.self, from: 1_763_307_200,
-            "expected Date (an ISO 8601 string; a number needs a secondsSince1970 or millisecondsSince1970 date strategy), found an integer (1763307200)"
+            "expected Date (an ISO 8601 string; a number needs a date strategy: deferredToDate for seconds since 2001, JSONEncoder's default, or secondsSince1970 or millisecondsSince1970), found an integer (1763307200)"
         )
         expectModelError(Date.self, from: true, "expected Date, found a boolean (true)")
         CodingContext.with(dateStrategy: .secondsSince1970) {
@@ -115,13 +115,14 @@ import Testing
         #expect(try Date(modelValue: .string(ISO8601DateText.string(from: date))).timeIntervalSince(date).magnitude < 5e-7)
     }
 
-    @Test(arguments: [DateStrategy.secondsSince1970, .millisecondsSince1970])
+    @Test(arguments: [DateStrategy.secondsSince1970, .millisecondsSince1970, .deferredToDate])
     func strategiesSaveNumbersAndStillReadDatesAndText(strategy: DateStrategy) throws {
         let date = Date(timeIntervalSince1970: 1_763_307_200.123)
         try CodingContext.with(dateStrategy: strategy) { () throws -> Void in
             let saved = date.modelValue
             switch strategy {
             case .secondsSince1970: #expect(saved == .double(date.timeIntervalSince1970))
+            case .deferredToDate: #expect(saved == .double(date.timeIntervalSinceReferenceDate))
             default: #expect(saved == .int(1_763_307_200_123))
             }
             #expect(try Date(modelValue: saved).timeIntervalSince(date).magnitude < 5e-7)

@@ -124,9 +124,21 @@ final class EncodedObject {
             if members.isEmpty { members.reserveCapacity(16) }
             members.append((key, value))
         }
+
+        func value(forKey key: String) -> EncodedJSON? {
+            let utf8 = key.utf8
+            let bit: UInt64 = 1 << ((UInt64(utf8.count) &* 5 &+ UInt64(utf8.first ?? 0)) & 63)
+            guard seen & bit != 0 else { return nil }
+            return members.first(where: { $0.key == key })?.value
+        }
     }
 
     init() {}
+
+    /// The value of the member `key`, if it has one.
+    func value(forKey key: String) -> EncodedJSON? {
+        storage.value(forKey: key)
+    }
 
     var members: [(key: String, value: EncodedJSON)] { storage.members }
 

@@ -50,7 +50,6 @@ extension JSONDecodingState {
 
     /// A value of a type that `ModelValueDecoder` reads natively, read as it does.
     func nativeValue<Value>(_ type: Value.Type, at index: Int) throws -> Value {
-        checkOpen()
         guard !(type is ModelObject.Type), let value = try ModelValueDecoder.nativeValue(type, from: modelValue(at: index))
         else { throw ReadThroughModelValue() }
         return value

@@ -4,11 +4,17 @@ import Foundation
 /// the options, and the reading of each kind of value from its entry.
 ///
 /// Not `Sendable`: it lives for one `decode` call, on its thread. The bytes
-/// belong to the caller and are valid only during that call; a decoder or
-/// container that a `Decodable` type keeps and uses afterwards stops the
-/// program rather than reading them (`checkOpen()`).
+/// belong to the caller and are valid only during that call; when a
+/// `Decodable` type keeps a decoder or container past it (as `JSONDecoder`
+/// allows), ``close(_:)`` copies them into memory the state owns, so that
+/// what was kept goes on reading the same document.
 final class JSONDecodingState {
-    let base: UnsafePointer<UInt8>
+    /// The document: the caller's bytes, or the state's copy once closed (see ``close(_:)``).
+    private(set) var base: UnsafePointer<UInt8>
+    private let byteCount: Int
+    private let readingOptions: JSONReadingOptions
+    /// The copy of the bytes made by ``close(_:)``, if any.
+    private var ownedBytes: UnsafeMutableBufferPointer<UInt8>?
     let tape: JSONTape
     /// The tape's entries, valid while `tape` is.
     let entries: UnsafeMutablePointer<JSONTape.Entry>
@@ -46,6 +52,8 @@ final class JSONDecodingState {
         self.reader = JSONReader(bytes, options: reading)
         self.readsLikeModelValues = readsLikeModelValues
         self.base = reader.base
+        self.byteCount = bytes.count
+        self.readingOptions = reading
         self.tape = tape
         self.entries = tape.entries
         self.entryCount = tape.count
@@ -62,6 +70,7 @@ final class JSONDecodingState {
         keyedContainers.deallocate()
         notArrays.deallocate()
         scratch?.deallocate()
+        ownedBytes?.deallocate()
     }
 
     /// The scratch buffer, with room for at least `capacity` bytes.
@@ -80,13 +89,31 @@ final class JSONDecodingState {
         return buffer
     }
 
-    /// Ends the run: the decoders and containers handed out stop working,
-    /// and the cached containers (which hold the state) are let go.
-    func close() {
-        isOpen = false
-        keyedContainers.deinitialize(count: keyedContainerCount)
-        keyedContainerCount = 0
+    /// Ends the run of `state`: the cached containers (which hold the state)
+    /// are let go, and when anything else still holds it (a decoder or
+    /// container kept by a `Decodable` type), the document's bytes are
+    /// copied, since the caller's are valid only until the run returns.
+    static func close(_ state: inout JSONDecodingState) {
+        state.isOpen = false
+        state.keyedContainers.deinitialize(count: state.keyedContainerCount)
+        state.keyedContainerCount = 0
+        if !isKnownUniquelyReferenced(&state) { state.keepBytes() }
     }
+
+    /// Reads from a copy of the document from now on.
+    @inline(never)
+    private func keepBytes() {
+        let copy = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(byteCount, 1))
+        if byteCount > 0 { copy.baseAddress.unsafelyUnwrapped.initialize(from: base, count: byteCount) }
+        ownedBytes = copy
+        let bytes = UnsafeBufferPointer(start: copy.baseAddress, count: byteCount)
+        reader = JSONReader(bytes, options: readingOptions)
+        base = reader.base
+    }
+
+    /// Whether the run is over: a kept keyed container then points its
+    /// cursor at the state's copy of the bytes before it reads.
+    var isClosed: Bool { !isOpen }
 
     /// A keyed container handed out, and its cursor.
     ///
@@ -137,11 +164,6 @@ final class JSONDecodingState {
         return wrapped
     }
 
-    /// Every read of the document goes through here first.
-    @inline(__always)
-    func checkOpen() {
-        precondition(isOpen, "a Decoder or decoding container of ModelJSONDecoder was used after decode(_:from:) returned")
-    }
 
     /// The index of the entry after the value whose entry is at `index`.
     @inline(__always)
@@ -282,7 +304,6 @@ final class JSONDecodingState {
     }
 
     func decodeString(at index: Int, _ parent: CodingPathNode?, _ key: (any CodingKey)?) throws -> String {
-        checkOpen()
         guard entries[index].kind == .string else { throw mismatch(String.self, expected: "String", at: index, parent, key) }
         do {
             return try readString(at: index)
@@ -293,7 +314,6 @@ final class JSONDecodingState {
     }
 
     func decodeBool(at index: Int, _ parent: CodingPathNode?, _ key: (any CodingKey)?) throws -> Bool {
-        checkOpen()
         switch entries[index].kind {
         case .trueValue: return true
         case .falseValue: return false
@@ -339,12 +359,13 @@ final class JSONDecodingState {
     func decodeInteger<Integer: FixedWidthInteger>(
         _ type: Integer.Type, at index: Int, _ parent: CodingPathNode?, _ key: (any CodingKey)?
     ) throws -> Integer {
-        checkOpen()
         let entry = entries[index]
         guard entry.kind == .number else { throw mismatch(type, expected: "\(type)", at: index, parent, key) }
         if readsLikeModelValues { return try IntegerConversion.value(from: modelNumber(at: index)) }
         if let value = smallInteger(entry) {
             if let exact = Integer(exactly: value) { return exact }
+        } else if Integer.bitWidth > 64 {
+            if let exact = try wideInteger(type, at: index, parent, key) { return exact }
         } else {
             switch try numberValue(at: index, parent, key) {
             case .int(let value):
@@ -359,15 +380,43 @@ final class JSONDecodingState {
         throw corrupted("number \(numberText(at: index)) does not fit in \(type)", parent, key)
     }
 
+    /// An `Int128` or `UInt128` as `JSONDecoder` reads one: every digit of an
+    /// integer (with a fraction of zeros, `18446744073709551615.0`),
+    /// otherwise a number that a 64-bit integer of its sign holds exactly
+    /// (`1e3`, but not `1e20`); `nil` when it does not fit.
+    private func wideInteger<Integer: FixedWidthInteger>(
+        _ type: Integer.Type, at index: Int, _ parent: CodingPathNode?, _ key: (any CodingKey)?
+    ) throws -> Integer? {
+        let number = try numberValue(at: index, parent, key)
+        let text = numberText(at: index)
+        var digits = Substring(text)
+        if let point = digits.firstIndex(of: "."), digits[digits.index(after: point)...].allSatisfy({ $0 == "0" }) {
+            digits = digits[..<point]
+        }
+        if digits.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "-") }) {
+            return Integer(digits)
+        }
+        switch number {
+        case .double(let value):
+            if let narrow = Int64(exactly: value) { return Integer(exactly: narrow) }
+            if let narrow = UInt64(exactly: value) { return Integer(exactly: narrow) }
+            return nil
+        default:
+            return nil
+        }
+    }
+
     func decodeDouble(at index: Int, _ parent: CodingPathNode?, _ key: (any CodingKey)?) throws -> Double {
-        checkOpen()
         if readsLikeModelValues { return try Double(modelValue: modelNumber(at: index)) }
         let entry = entries[index]
         if entry.kind == .number {
             if let value = smallInteger(entry) { return Double(value) }
             switch try numberValue(at: index, parent, key) {
             case .int(let value): return Double(value)
-            case .double(let value): return value
+            case .double(let value):
+                // Like JSONDecoder, a number too small for a Double is an error, not zero.
+                if value == 0, hasNonZeroDigit(at: index) { break }
+                return value
             default:
                 if let value = Double(numberText(at: index)), value.isFinite { return value }
             }
@@ -377,8 +426,20 @@ final class JSONDecodingState {
         throw mismatch(Double.self, expected: "Double", at: index, parent, key)
     }
 
+    /// Whether the digits of the number at `index` before its exponent are not all zeros.
+    private func hasNonZeroDigit(at index: Int) -> Bool {
+        let entry = entries[index]
+        var cursor = Int(entry.start)
+        while cursor < Int(entry.end) {
+            let byte = base[cursor]
+            if byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") { return false }
+            if byte >= UInt8(ascii: "1") && byte <= UInt8(ascii: "9") { return true }
+            cursor += 1
+        }
+        return false
+    }
+
     func decodeFloat(at index: Int, _ parent: CodingPathNode?, _ key: (any CodingKey)?) throws -> Float {
-        checkOpen()
         if readsLikeModelValues { return try Float(modelValue: modelNumber(at: index)) }
         let entry = entries[index]
         if entry.kind == .number {
@@ -397,6 +458,15 @@ final class JSONDecodingState {
 
     /// The infinity or NaN that the string at `index` stands for under the strategy, if any.
     private func nonConformingFloat(at index: Int) -> Double? {
+        if options.allowsJSON5, let text = string(at: index), text.hasPrefix("\u{0}") {
+            // JSON5's Infinity and NaN, as JSON5Translator writes them.
+            switch text {
+            case JSON5Translator.infinity: return .infinity
+            case JSON5Translator.negativeInfinity: return -.infinity
+            case JSON5Translator.notANumber: return .nan
+            default: break
+            }
+        }
         guard case .convertFromString(let positive, let negative, let nan) = options.nonConformingFloatDecodingStrategy
         else { return nil }
         guard let text = string(at: index) else { return nil }
@@ -412,7 +482,6 @@ final class JSONDecodingState {
     func decodeValue<Value: Decodable>(
         _ type: Value.Type, at index: Int, parent: CodingPathNode?, key: (any CodingKey)?
     ) throws -> Value {
-        checkOpen()
         switch ObjectIdentifier(type) {
         case ObjectIdentifier(String.self): return unsafeBitCast(try decodeString(at: index, parent, key), to: Value.self)
         case ObjectIdentifier(Int.self): return unsafeBitCast(try decodeInteger(Int.self, at: index, parent, key), to: Value.self)
@@ -448,7 +517,8 @@ final class JSONDecodingState {
             let path = key.map { CodingPathNode(parent: parent, key: $0) } ?? parent
             if let array = arrayType(type) { return try array.decodeFromTape(self, at: index, path: path, as: type) }
             let keepsKeys = !usesDefaultKeys && type is any StringKeyedDictionaryMarker.Type
-            return try Value(from: JSONTapeDecoder(state: self, index: index, keepsKeys: keepsKeys, path: path))
+            // The metatype given, which may be a subclass's, as in JSONDecoder.
+            return try type.init(from: JSONTapeDecoder(state: self, index: index, keepsKeys: keepsKeys, path: path))
         }
     }
 
@@ -477,7 +547,6 @@ final class JSONDecodingState {
     /// The elements of the array at `index`, each decoded as `Array.init(from:)`
     /// decodes them through an unkeyed container, without one.
     func decodeElements<Element: Decodable>(_: Element.Type, at index: Int, path: CodingPathNode?) throws -> [Element] {
-        checkOpen()
         guard entries[index].kind == .array else { throw mismatch([Any].self, expected: "an array", at: index, path, nil) }
         let count = Int(entries[index].count)
         var elements: [Element] = []
@@ -601,15 +670,16 @@ class CodingPathNode {
 
 /// The coding key of an array's element: its index, made into a string
 /// only when asked. One word, so it travels as `any CodingKey` without an allocation.
+/// Its `stringValue` is `"Index 3"`, as in `JSONDecoder`'s coding paths.
 struct JSONTapeIndexKey: CodingKey {
     let index: Int
     init(_ index: Int) { self.index = index }
     init?(stringValue: String) {
-        guard let index = Int(stringValue) else { return nil }
+        guard let index = JSONIndexKey(stringValue: stringValue)?.index else { return nil }
         self.index = index
     }
     init?(intValue: Int) { index = intValue }
-    var stringValue: String { "\(index)" }
+    var stringValue: String { "Index \(index)" }
     var intValue: Int? { index }
 }
 

@@ -8,6 +8,8 @@ final class JSONEncodingState {
     let settings: ModelJSONEncoder
     let userInfo: [CodingUserInfoKey: Any]
     let usesDefaultKeys: Bool
+    /// The first value given two kinds of container (see ``recordConflict(_:path:)``), thrown when the run ends.
+    private(set) var conflict: EncodingError?
 
     init(_ settings: ModelJSONEncoder) {
         self.settings = settings
@@ -23,6 +25,19 @@ final class JSONEncodingState {
         case .custom(let closure): return closure((parent?.keys ?? []) + [key]).stringValue
         @unknown default: return key.stringValue
         }
+    }
+
+    /// Notes that the value at `path` was asked for a container, or given a
+    /// single value, after it had another: `JSONEncoder` stops the program
+    /// there; ``ModelJSONEncoder`` writes nothing and throws this at the end.
+    func recordConflict(_ asked: String, path: [any CodingKey]) {
+        guard conflict == nil else { return }
+        let message = "\(asked) for a value that already has another kind (a value is one keyed container, one unkeyed "
+            + "container or one single value)"
+        conflict = EncodingError.invalidValue(
+            asked,
+            EncodingError.Context(
+                codingPath: path, debugDescription: path.isEmpty ? message : "\(ModelKeyPath(codingPath: path)): \(message)"))
     }
 
     func codingPath(_ parent: CodingPathNode?, _ key: (any CodingKey)?) -> [any CodingKey] {

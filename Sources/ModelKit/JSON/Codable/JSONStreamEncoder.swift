@@ -100,9 +100,15 @@ extension CodingKey {
 struct JSONIndexKey: CodingKey {
     let index: Int
     init(_ index: Int) { self.index = index }
-    init?(stringValue: String) { nil }
+    /// `"Index 3"`, or the digits alone.
+    init?(stringValue: String) {
+        let digits = stringValue.hasPrefix("Index ") ? stringValue.dropFirst(6) : Substring(stringValue)
+        guard let index = Int(digits) else { return nil }
+        self.index = index
+    }
     init?(intValue: Int) { index = intValue }
-    var stringValue: String { "\(index)" }
+    /// `"Index 3"`, as in `JSONEncoder`'s coding paths.
+    var stringValue: String { "Index \(index)" }
     var intValue: Int? { index }
 }
 
@@ -192,6 +198,8 @@ struct JSONStreamSingleValue: SingleValueEncodingContainer {
     mutating func encode(_ value: UInt32) throws { try encode(Int(value)) }
     mutating func encode(_ value: UInt) throws { try encode(UInt64(value)) }
     mutating func encode(_ value: UInt64) throws { if claim() { writer.pointee.writeUnsigned(value) } }
+    mutating func encode(_ value: Int128) throws { if claim() { writer.pointee.writeWideInteger(value) } }
+    mutating func encode(_ value: UInt128) throws { if claim() { writer.pointee.writeWideInteger(value) } }
 
     mutating func encode(_ value: Double) throws {
         guard value.isFinite else { return try encode(nonConforming: Double(value), "\(value)", "Double") }

@@ -95,6 +95,8 @@ struct JSONStreamKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol 
     mutating func encode(_ value: UInt32, forKey key: Key) throws { try encode(Int(value), forKey: key) }
     mutating func encode(_ value: UInt, forKey key: Key) throws { try encode(UInt64(value), forKey: key) }
     mutating func encode(_ value: UInt64, forKey key: Key) throws { if begin(key) { writer.pointee.writeUnsigned(value) } }
+    mutating func encode(_ value: Int128, forKey key: Key) throws { if begin(key) { writer.pointee.writeWideInteger(value) } }
+    mutating func encode(_ value: UInt128, forKey key: Key) throws { if begin(key) { writer.pointee.writeWideInteger(value) } }
 
     mutating func encode(_ value: Double, forKey key: Key) throws {
         guard value.isFinite else { return try encode(nonConforming: value, "\(value)", "Double", forKey: key) }

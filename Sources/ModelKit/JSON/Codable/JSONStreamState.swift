@@ -671,12 +671,14 @@ final class JSONStreamState {
     }
 
     /// Starts the root record; its frame is the first.
-    func beginRoot() -> JSONStreamEncoder {
+    func beginRoot<Value>(_ value: Value) -> JSONStreamEncoder {
         core.pointee.records[0] = Record(serial: 1, frame: 0)
         core.pointee.recordCount = 1
         let frame = push(.pending, depth: 0)
         core.pointee.topSerial = frame.serial
-        let encoder = JSONStreamEncoder(state: self, parent: nil, key: nil, index: -1, keepsKeys: false)
+        // As for any value: a `[String: …]` root keeps its keys.
+        let keepsKeys = convertsKeys && value is any StringKeyedDictionaryMarker
+        let encoder = JSONStreamEncoder(state: self, parent: nil, key: nil, index: -1, keepsKeys: keepsKeys)
         encoder.step.pointee.frameIndex = frame.index
         encoder.step.pointee.frameSerial = frame.serial
         encoder.step.pointee.record = 0

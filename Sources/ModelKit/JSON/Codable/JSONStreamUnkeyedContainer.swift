@@ -62,6 +62,8 @@ struct JSONStreamUnkeyedContainer: UnkeyedEncodingContainer {
     mutating func encode(_ value: UInt32) throws { try encode(Int(value)) }
     mutating func encode(_ value: UInt) throws { try encode(UInt64(value)) }
     mutating func encode(_ value: UInt64) throws { if begin() { writer.pointee.writeUnsigned(value) } }
+    mutating func encode(_ value: Int128) throws { if begin() { writer.pointee.writeWideInteger(value) } }
+    mutating func encode(_ value: UInt128) throws { if begin() { writer.pointee.writeWideInteger(value) } }
 
     mutating func encode(_ value: Double) throws {
         guard value.isFinite else { return try encode(nonConforming: value, "\(value)", "Double") }

@@ -27,7 +27,6 @@ struct JSONTapeDecoder: Decoder {
     var userInfo: [CodingUserInfoKey: Any] { state.userInfo }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        state.checkOpen()
         guard state.entries[index].kind == .object else {
             throw state.mismatch([String: Any].self, expected: "an object", at: index, path, nil)
         }
@@ -37,7 +36,6 @@ struct JSONTapeDecoder: Decoder {
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
-        state.checkOpen()
         guard state.entries[index].kind == .array else {
             throw state.mismatch([Any].self, expected: "an array", at: index, path, nil)
         }
@@ -49,7 +47,6 @@ struct JSONTapeDecoder: Decoder {
 
 extension JSONTapeDecoder: SingleValueDecodingContainer {
     func decodeNil() -> Bool {
-        state.checkOpen()
         return state.entries[index].kind == .null
     }
 
@@ -67,6 +64,8 @@ extension JSONTapeDecoder: SingleValueDecodingContainer {
     func decode(_ type: UInt16.Type) throws -> UInt16 { try state.decodeInteger(type, at: index, path, nil) }
     func decode(_ type: UInt32.Type) throws -> UInt32 { try state.decodeInteger(type, at: index, path, nil) }
     func decode(_ type: UInt64.Type) throws -> UInt64 { try state.decodeInteger(type, at: index, path, nil) }
+    func decode(_ type: Int128.Type) throws -> Int128 { try state.decodeInteger(type, at: index, path, nil) }
+    func decode(_ type: UInt128.Type) throws -> UInt128 { try state.decodeInteger(type, at: index, path, nil) }
 
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
         try state.decodeValue(type, at: index, parent: path, key: nil)

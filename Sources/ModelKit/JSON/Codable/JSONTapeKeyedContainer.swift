@@ -38,14 +38,14 @@ final class JSONTapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
     /// The value entry of `key`, or `nil` when the object has no such member.
     @inline(__always)
     private func valueIndex(_ key: Key) -> Int? {
-        state.checkOpen()
+        if _slowPath(state.isClosed) { cursor.pointee.rebase(state) }
         return cursor.pointee.valueIndex(key.stringValue, state)
     }
 
     // MARK: - KeyedDecodingContainerProtocol
 
     var allKeys: [Key] {
-        state.checkOpen()
+        if _slowPath(state.isClosed) { cursor.pointee.rebase(state) }
         return cursor.pointee.allKeyNames(state).compactMap { Key(stringValue: $0) }
     }
 
@@ -103,6 +103,8 @@ final class JSONTapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
     func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try state.decodeInteger(type, at: required(key), path, key) }
     func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try state.decodeInteger(type, at: required(key), path, key) }
     func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try state.decodeInteger(type, at: required(key), path, key) }
+    func decode(_ type: Int128.Type, forKey key: Key) throws -> Int128 { try state.decodeInteger(type, at: required(key), path, key) }
+    func decode(_ type: UInt128.Type, forKey key: Key) throws -> UInt128 { try state.decodeInteger(type, at: required(key), path, key) }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         try state.decodeValue(type, at: required(key), parent: path, key: key)
@@ -153,6 +155,8 @@ final class JSONTapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
     func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? { try optionalInteger(type, key) }
     func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { try optionalInteger(type, key) }
     func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try optionalInteger(type, key) }
+    func decodeIfPresent(_ type: Int128.Type, forKey key: Key) throws -> Int128? { try optionalInteger(type, key) }
+    func decodeIfPresent(_ type: UInt128.Type, forKey key: Key) throws -> UInt128? { try optionalInteger(type, key) }
 
     @inline(__always)
     private func optionalInteger<Integer: FixedWidthInteger>(_ type: Integer.Type, _ key: Key) throws -> Integer? {
@@ -176,7 +180,6 @@ final class JSONTapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
     }
 
     func superDecoder() throws -> any Decoder {
-        state.checkOpen()
         let key = AnyCodingKey.super
         let found = cursor.pointee.superIndex(state)
         return JSONTapeDecoder(
@@ -197,7 +200,7 @@ final class JSONTapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
 /// among its members (code that is not generic over the key type).
 struct JSONObjectCursor {
     let entries: UnsafeMutablePointer<JSONTape.Entry>
-    let base: UnsafePointer<UInt8>
+    private(set) var base: UnsafePointer<UInt8>
     /// The object's entry.
     private(set) var index: Int
     private(set) var path: CodingPathNode?
@@ -232,6 +235,11 @@ struct JSONObjectCursor {
         memberCount = Int(entry.count)
         hint = index + 1
         if !(keepsKeys || state.usesDefaultKeys) { table = makeTable(state) }
+    }
+
+    /// Reads the bytes where `state` reads them (its copy, once closed).
+    mutating func rebase(_ state: JSONDecodingState) {
+        base = state.base
     }
 
     /// Points the cursor at another object, as if made anew for it.

@@ -24,7 +24,6 @@ struct JSONTapeUnkeyedContainer: UnkeyedDecodingContainer {
 
     /// The entry of the next element, which `advance()` then moves past.
     private func next<T>(_ type: T.Type) throws -> Int {
-        state.checkOpen()
         guard !isAtEnd else {
             let path = codingPath + [key]
             throw DecodingError.valueNotFound(
@@ -81,6 +80,8 @@ struct JSONTapeUnkeyedContainer: UnkeyedDecodingContainer {
     mutating func decode(_ type: UInt16.Type) throws -> UInt16 { try integer(type) }
     mutating func decode(_ type: UInt32.Type) throws -> UInt32 { try integer(type) }
     mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try integer(type) }
+    mutating func decode(_ type: Int128.Type) throws -> Int128 { try integer(type) }
+    mutating func decode(_ type: UInt128.Type) throws -> UInt128 { try integer(type) }
 
     private mutating func integer<Integer: FixedWidthInteger>(_ type: Integer.Type) throws -> Integer {
         let value = try state.decodeInteger(type, at: next(type), path, key)

@@ -24,11 +24,14 @@ final class JSONTreeEncoder: CodingPathNode, Encoder {
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
         let object: EncodedObject
-        if case .object(let existing) = result {
-            object = existing
-        } else {
+        switch result {
+        case .object(let existing): object = existing
+        case nil:
             object = EncodedObject()
             result = .object(object)
+        default:
+            options.recordConflict("a keyed container was asked", path: keys)
+            object = EncodedObject()
         }
         return KeyedEncodingContainer(
             JSONTreeKeyedContainer<Key>(
@@ -37,11 +40,14 @@ final class JSONTreeEncoder: CodingPathNode, Encoder {
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
         let array: EncodedArray
-        if case .array(let existing) = result {
-            array = existing
-        } else {
+        switch result {
+        case .array(let existing): array = existing
+        case nil:
             array = EncodedArray()
             result = .array(array)
+        default:
+            options.recordConflict("an unkeyed container was asked", path: keys)
+            array = EncodedArray()
         }
         return JSONTreeUnkeyedContainer(options: options, array: array, path: path)
     }
@@ -50,24 +56,35 @@ final class JSONTreeEncoder: CodingPathNode, Encoder {
 }
 
 extension JSONTreeEncoder: SingleValueEncodingContainer {
-    func encodeNil() throws { result = .null }
-    func encode(_ value: Bool) throws { result = .bool(value) }
-    func encode(_ value: String) throws { result = .string(value) }
-    func encode(_ value: Double) throws { result = try options.boxDouble(value, parent: path, key: nil) }
-    func encode(_ value: Float) throws { result = try options.boxFloat(value, parent: path, key: nil) }
-    func encode(_ value: Int) throws { result = .int(value) }
-    func encode(_ value: Int8) throws { result = .int(Int(value)) }
-    func encode(_ value: Int16) throws { result = .int(Int(value)) }
-    func encode(_ value: Int32) throws { result = .int(Int(value)) }
-    func encode(_ value: Int64) throws { result = .int(Int(value)) }
-    func encode(_ value: UInt) throws { result = .unsigned(UInt64(value)) }
-    func encode(_ value: UInt8) throws { result = .int(Int(value)) }
-    func encode(_ value: UInt16) throws { result = .int(Int(value)) }
-    func encode(_ value: UInt32) throws { result = .int(Int(value)) }
-    func encode(_ value: UInt64) throws { result = .unsigned(value) }
+    func encodeNil() throws { set(.null) }
+    func encode(_ value: Bool) throws { set(.bool(value)) }
+    func encode(_ value: String) throws { set(.string(value)) }
+    func encode(_ value: Double) throws { set(try options.boxDouble(value, parent: path, key: nil)) }
+    func encode(_ value: Float) throws { set(try options.boxFloat(value, parent: path, key: nil)) }
+    func encode(_ value: Int) throws { set(.int(value)) }
+    func encode(_ value: Int8) throws { set(.int(Int(value))) }
+    func encode(_ value: Int16) throws { set(.int(Int(value))) }
+    func encode(_ value: Int32) throws { set(.int(Int(value))) }
+    func encode(_ value: Int64) throws { set(.int(Int(value))) }
+    func encode(_ value: UInt) throws { set(.unsigned(UInt64(value))) }
+    func encode(_ value: UInt8) throws { set(.int(Int(value))) }
+    func encode(_ value: UInt16) throws { set(.int(Int(value))) }
+    func encode(_ value: UInt32) throws { set(.int(Int(value))) }
+    func encode(_ value: UInt64) throws { set(.unsigned(value)) }
+    func encode(_ value: Int128) throws { set(.verbatim(String(value))) }
+    func encode(_ value: UInt128) throws { set(.verbatim(String(value))) }
 
     func encode<T: Encodable>(_ value: T) throws {
-        result = try options.box(value, parent: path, key: nil) ?? .object(EncodedObject())
+        set(try options.box(value, parent: path, key: nil) ?? .object(EncodedObject()))
+    }
+
+    /// The one value of a single-value container: a second is a conflict, as in `JSONEncoder`.
+    private func set(_ value: EncodedJSON) {
+        if result != nil {
+            options.recordConflict("a single value was encoded", path: keys)
+            return
+        }
+        result = value
     }
 }
 
@@ -82,7 +99,13 @@ struct JSONTreeKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
 
     @inline(__always)
     private func set(_ value: EncodedJSON, _ key: Key) {
-        object.set(value, forKey: convertsKeys ? options.convert(key, parent: path) : key.stringValue)
+        object.set(value, forKey: name(of: key))
+    }
+
+    /// The JSON key of `key`.
+    @inline(__always)
+    private func name(of key: Key) -> String {
+        convertsKeys ? options.convert(key, parent: path) : key.stringValue
     }
 
     mutating func encodeNil(forKey key: Key) throws { set(.null, key) }
@@ -100,6 +123,8 @@ struct JSONTreeKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func encode(_ value: UInt16, forKey key: Key) throws { set(.int(Int(value)), key) }
     mutating func encode(_ value: UInt32, forKey key: Key) throws { set(.int(Int(value)), key) }
     mutating func encode(_ value: UInt64, forKey key: Key) throws { set(.unsigned(value), key) }
+    mutating func encode(_ value: Int128, forKey key: Key) throws { set(.verbatim(String(value)), key) }
+    mutating func encode(_ value: UInt128, forKey key: Key) throws { set(.verbatim(String(value)), key) }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
         set(try options.box(value, parent: path, key: key) ?? .object(EncodedObject()), key)
@@ -125,16 +150,35 @@ struct JSONTreeKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
         -> KeyedEncodingContainer<NestedKey>
     {
-        let nested = EncodedObject()
-        set(.object(nested), key)
+        // A second container for the key adds to the first, as in JSONEncoder.
+        let written = name(of: key)
+        let nested: EncodedObject
+        switch object.value(forKey: written) {
+        case .object(let existing)?: nested = existing
+        case nil:
+            nested = EncodedObject()
+            object.set(.object(nested), forKey: written)
+        default:
+            options.recordConflict("a keyed container was asked", path: (path?.keys ?? []) + [key])
+            nested = EncodedObject()
+        }
         return KeyedEncodingContainer(
             JSONTreeKeyedContainer<NestedKey>(
                 options: options, object: nested, path: CodingPathNode(parent: path, key: key), convertsKeys: convertsKeys))
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-        let nested = EncodedArray()
-        set(.array(nested), key)
+        let written = name(of: key)
+        let nested: EncodedArray
+        switch object.value(forKey: written) {
+        case .array(let existing)?: nested = existing
+        case nil:
+            nested = EncodedArray()
+            object.set(.array(nested), forKey: written)
+        default:
+            options.recordConflict("an unkeyed container was asked", path: (path?.keys ?? []) + [key])
+            nested = EncodedArray()
+        }
         return JSONTreeUnkeyedContainer(options: options, array: nested, path: CodingPathNode(parent: path, key: key))
     }
 
@@ -164,7 +208,7 @@ struct JSONTreeUnkeyedContainer: UnkeyedEncodingContainer {
     var codingPath: [any CodingKey] { path?.keys ?? [] }
     var count: Int { array.values.count }
 
-    private var nextKey: AnyCodingKey { AnyCodingKey(intValue: array.values.count) }
+    private var nextKey: JSONIndexKey { JSONIndexKey(array.values.count) }
 
     mutating func encodeNil() throws { array.values.append(.null) }
     mutating func encode(_ value: Bool) throws { array.values.append(.bool(value)) }
@@ -181,6 +225,8 @@ struct JSONTreeUnkeyedContainer: UnkeyedEncodingContainer {
     mutating func encode(_ value: UInt16) throws { array.values.append(.int(Int(value))) }
     mutating func encode(_ value: UInt32) throws { array.values.append(.int(Int(value))) }
     mutating func encode(_ value: UInt64) throws { array.values.append(.unsigned(value)) }
+    mutating func encode(_ value: Int128) throws { array.values.append(.verbatim(String(value))) }
+    mutating func encode(_ value: UInt128) throws { array.values.append(.verbatim(String(value))) }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
         array.values.append(try options.box(value, parent: path, key: nextKey) ?? .object(EncodedObject()))
@@ -266,5 +312,7 @@ struct JSONSuperSingleValue: SingleValueEncodingContainer {
     mutating func encode(_ value: UInt16) throws { try encoder.inner.encode(value); finish() }
     mutating func encode(_ value: UInt32) throws { try encoder.inner.encode(value); finish() }
     mutating func encode(_ value: UInt64) throws { try encoder.inner.encode(value); finish() }
+    mutating func encode(_ value: Int128) throws { try encoder.inner.encode(value); finish() }
+    mutating func encode(_ value: UInt128) throws { try encoder.inner.encode(value); finish() }
     mutating func encode<T: Encodable>(_ value: T) throws { try encoder.inner.encode(value); finish() }
 }

@@ -14,6 +14,12 @@ extension JSONWriter {
         count &+= writeDigits(value, at: count)
     }
 
+    /// Writes an `Int128` or `UInt128` in decimal, every digit, as `JSONEncoder` does.
+    mutating func writeWideInteger(_ value: some BinaryInteger) {
+        var text = String(value)
+        text.withUTF8 { append($0) }
+    }
+
     /// Writes a finite `Double` (``writeDouble(_:)`` throws only for the others).
     @inline(__always)
     mutating func writeFiniteDouble(_ value: Double) {

@@ -19,9 +19,21 @@ import Foundation
 /// As in Foundation, `/` is written `\/` unless `.withoutEscapingSlashes`
 /// is set, and the keys of `[String: …]` dictionaries are never converted.
 ///
+/// As in Foundation, a container asked for twice (`container(keyedBy:)`
+/// again, or `nestedContainer(keyedBy:forKey:)` for a key that has one)
+/// adds to the first, and array positions are `"Index 0"` in coding paths.
+///
 /// Errors are Swift's `EncodingError`: `.invalidValue` with the coding path
 /// for an infinite or NaN number under `.throw`, a top-level value that
-/// encodes nothing, and nesting past 512 levels.
+/// encodes nothing, and nesting past 512 levels. One difference is
+/// deliberate: a value given two kinds of container (a keyed container and
+/// then an unkeyed one, a single value and then a container, two single
+/// values, or a nested container for a key that already holds a value of
+/// another kind) stops the program in `JSONEncoder`; here it throws
+/// `.invalidValue` naming the value's key path
+/// (`x[0]: an unkeyed container was asked for a value that already has
+/// another kind …`), since writing either kind would lose the other's
+/// members and a crash loses the user's work.
 public struct ModelJSONEncoder: Sendable {
     /// Pretty printing, sorted keys and unescaped slashes; none by default.
     public var outputFormatting: JSONEncoder.OutputFormatting = []
@@ -45,7 +57,7 @@ public struct ModelJSONEncoder: Sendable {
         let options = JSONEncodingState(self)
         guard streams(Value.self) else { return try encodeThroughTree(value, options: options) }
         let state = JSONStreamState(options, writer: makeWriter())
-        let encoder = state.beginRoot()
+        let encoder = state.beginRoot(value)
         // Spare encoders and cached containers hold the state: let it go.
         defer {
             state.releaseEncoders()
@@ -59,6 +71,7 @@ public struct ModelJSONEncoder: Sendable {
         }
         if state.core.pointee.failedLevel == 0 { return try encodeThroughTree(value, options: options) }
         if let thrown { throw thrown }
+        if let conflict = options.conflict { throw conflict }
         if state.frame(0).pointee.kind == .pending {
             throw EncodingError.invalidValue(
                 value, EncodingError.Context(codingPath: [], debugDescription: "\(Value.self) encoded no value"))
@@ -102,7 +115,9 @@ public struct ModelJSONEncoder: Sendable {
     /// `value` boxed into an ``EncodedJSON`` tree, then written: the
     /// definition of the output, which the stream gives too.
     func encodeThroughTree<Value: Encodable>(_ value: Value, options: JSONEncodingState) throws -> Data {
-        guard let tree = try options.box(value, parent: nil, key: nil) else {
+        let tree = try options.box(value, parent: nil, key: nil)
+        if let conflict = options.conflict { throw conflict }
+        guard let tree else {
             throw EncodingError.invalidValue(
                 value, EncodingError.Context(codingPath: [], debugDescription: "\(Value.self) encoded no value"))
         }

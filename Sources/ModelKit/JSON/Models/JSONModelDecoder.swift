@@ -516,10 +516,10 @@ struct JSONModelDecoder: ~Copyable {
         if reader.buildTape(tape, value: range, depthLimit: options.maximumDepth) {
             // The null that a missing "super" member decodes from.
             tape.write { $0.append(JSONTape.Entry(start: 0, end: 0, count: 0, kind: .null, flags: 0)) }
-            let state = JSONDecodingState(
+            var state = JSONDecodingState(
                 bytes: reader.bytes, tape: tape, options: Self.codableOptions, reading: options,
                 readsLikeModelValues: true)
-            defer { state.close() }
+            defer { JSONDecodingState.close(&state) }
             let slot = layout.slots[offset]
             do {
                 let value = try CodingContext.with(classStrategy: slot.dateStrategy ?? layout.dateStrategy) { _ in

@@ -13,11 +13,12 @@ extension JSONWriter {
         case .double(let number): try writeDouble(number)
         case .string(let string): writeString(string)
         case .date(let date):
-            guard let text = ISO8601DateText.standardString(from: date) else {
+            // Years outside 0000...9999 in ISO 8601's expanded form (`+010000-01-01T00:00:00Z`).
+            guard let text = ISO8601DateText.documentString(from: date) else {
                 throw ModelError(
                     code: .notRepresentable,
                     message: "JSON cannot represent the date \(date.timeIntervalSince1970) (seconds since 1970) "
-                        + "as ISO 8601 text: it is outside the years 0001 to 9999",
+                        + "as ISO 8601 text: it is more than 285 million years from 2001",
                     format: "JSON")
             }
             writeString(text)

@@ -123,7 +123,8 @@ import Testing
         struct Holder: Encodable { var values: [String: [Double]] }
         let error = #expect(throws: EncodingError.self) { try ModelJSONEncoder().encode(Holder(values: ["k": [1, .nan]])) }
         guard case .invalidValue(_, let context) = error else { return }
-        #expect(context.codingPath.map(\.stringValue) == ["values", "k", "1"])
+        // Array positions are "Index 1", as in JSONEncoder.
+        #expect(context.codingPath.map(\.stringValue) == ["values", "k", "Index 1"])
         #expect(context.debugDescription == "values.k[1]: JSON cannot represent the Double nan")
         let decimal = #expect(throws: EncodingError.self) { try ModelJSONEncoder().encode(["d": Decimal.nan]) }
         #expect(debugDescription(decimal!) == "d: JSON cannot represent the Decimal NaN")
