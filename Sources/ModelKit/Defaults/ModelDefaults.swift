@@ -22,7 +22,9 @@ import Foundation
 /// - **Registered defaults** (``register(defaults:)``) answer for keys the
 ///   file does not hold, and are never written to it.
 /// - **Saving**: ``save()`` writes now; changes are also written a moment
-///   after they are made and when the process exits normally. Each write
+///   after they are made, when the store is released, and when the process
+///   exits normally. A value the file cannot hold is reported by key and
+///   does not stop the others from being saved. Each write
 ///   takes an advisory lock on `<file>.lock`, reads the file again, applies
 ///   this store's changes over it and replaces it atomically, so several
 ///   processes that set different keys of one file all keep their keys.
@@ -131,8 +133,13 @@ public final class ModelDefaults: @unchecked Sendable {
         loadProblem = problem
     }
 
+    /// A store released with unsaved changes saves them first, at once,
+    /// through the same writer as ``save()``: a change the store accepted is
+    /// not lost because the store went away before its autosave. A failure
+    /// then is written to standard error and kept in ``releaseSaveError``.
     deinit {
         watcher?.cancel()
+        saveBeforeRelease()
     }
 
     /// The file beside the store's file that writers lock.

@@ -255,8 +255,8 @@ enum DurableFile {
         ModelError(code: .fileAccess, message: message, file: url)
     }
 
-    /// Why the temporary file could not be made in `folder`.
-    private static func creationFailure(_ url: URL, folder: String, code: Int32) -> ModelError {
+    /// Why a file (the temporary file, the lock) could not be made in `folder`.
+    static func creationFailure(_ url: URL, folder: String, code: Int32, creating: Bool = true) -> ModelError {
         var status = stat()
         switch code {
         case ENOENT:
