@@ -85,7 +85,8 @@ public final class ModelDefaults: @unchecked Sendable {
     /// Opens the store on the property-list file at `url`, reading it if it exists.
     ///
     /// - Parameters:
-    ///   - url: the file; it and its folder are created on the first save.
+    ///   - url: the file (a file URL; any other URL is refused); it and its
+    ///     folder are created on the first save.
     ///   - format: `.xml` (the default) or `.binary`, for writing; either is read.
     ///   - recovery: what to do with a file that cannot be read as a store.
     ///   - autosaveDelay: seconds after a change before the store saves by
@@ -93,12 +94,14 @@ public final class ModelDefaults: @unchecked Sendable {
     ///   - watchInterval: how often to check whether another process changed
     ///     the file; `nil` never checks (use ``reload()``).
     /// - Throws: ``ModelError`` naming the file when it exists but cannot be
-    ///   read, or is not a dictionary of settings (with `.fail`).
+    ///   read, or is not a dictionary of settings (with `.fail`); naming the
+    ///   URL when it is not a file URL.
     public init(
         url: URL, format: PropertyListSerialization.PropertyListFormat = .xml,
         recovery: CorruptFileRecovery = .fail, autosaveDelay: TimeInterval? = 0.2,
         watchInterval: TimeInterval? = 1
     ) throws {
+        try DurableFile.requireFileURL(url)
         self.url = url
         path = url.path
         self.format = format == .binary ? .binary : .xml

@@ -58,6 +58,7 @@ enum DurableFile {
     static func write(
         _ data: Data, to url: URL, durability: FileDurability = .synced, newFileMode: mode_t = 0o666
     ) throws {
+        try requireFileURL(url)
         let destination = try resolvingLinks(url)
         let folder = destination.deletingLastPathComponent().path
         let name = destination.lastPathComponent
@@ -250,6 +251,17 @@ enum DurableFile {
     }
 
     // MARK: - Errors
+
+    /// Refuses a URL that is not a file URL (`https:`, `data:`…), before
+    /// anything touches the disk: its path would name some other file.
+    /// - Throws: ``ModelError`` naming the whole URL.
+    static func requireFileURL(_ url: URL) throws {
+        guard !url.isFileURL else { return }
+        throw ModelError(
+            code: .fileAccess,
+            message: "\(url.absoluteString) is not a file URL: ModelKit reads and writes only files "
+                + "(make the URL with URL(fileURLWithPath:))")
+    }
 
     static func failure(_ url: URL, _ message: String) -> ModelError {
         ModelError(code: .fileAccess, message: message, file: url)

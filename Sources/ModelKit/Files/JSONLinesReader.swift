@@ -37,6 +37,7 @@ final class JSONLinesReader<M: ModelObject> {
 
     private func open() throws {
         isOpened = true
+        try DurableFile.requireFileURL(url)
         do {
             handle = try FileHandle(forReadingFrom: url)
         } catch {

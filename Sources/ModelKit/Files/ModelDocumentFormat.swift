@@ -75,6 +75,7 @@ public enum ModelDocumentFormat: Sendable, Hashable {
 
     /// The bytes of the file at `url` and the format they are in.
     static func bytes(contentsOf url: URL) throws -> (Data, ModelDocumentFormat) {
+        try DurableFile.requireFileURL(url)
         let data: Data
         do {
             data = try Data(contentsOf: url)
@@ -151,7 +152,7 @@ extension ModelObject {
     /// when the target's folder exists). A temporary file that a killed
     /// writer left for the same destination is removed.
     /// - Parameters:
-    ///   - url: a file URL.
+    ///   - url: a file URL; any other URL is refused.
     ///   - format: the format; `nil` takes it from the extension.
     ///   - validating: whether to run ``validate()`` first and refuse to write
     ///     an invalid graph; `true` by default.
@@ -169,6 +170,7 @@ extension ModelObject {
         to url: URL, format: ModelDocumentFormat? = nil, validating: Bool = true,
         references: ReferencePolicy = .cycles, durability: FileDurability = .synced
     ) throws {
+        try DurableFile.requireFileURL(url)
         if validating { try validate() }
         let format = try ModelDocumentFormat.chosen(format, for: url)
         let data: Data
