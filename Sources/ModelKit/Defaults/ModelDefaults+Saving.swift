@@ -15,10 +15,13 @@ struct FileStamp: Equatable {
     var nanoseconds: Int
     var size: Int
     var inode: UInt64
+    /// Whether it is a regular file (a store reads and replaces nothing else).
+    var isRegularFile: Bool
 
     init?(path: String) {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
+        isRegularFile = info.st_mode & S_IFMT == S_IFREG
         #if canImport(Darwin)
             seconds = Int(info.st_mtimespec.tv_sec)
             nanoseconds = Int(info.st_mtimespec.tv_nsec)
@@ -49,13 +52,24 @@ extension ModelDefaults {
         while true {
             attempts += 1
             stamp = FileStamp(path: url.path)
-            if stamp != nil, let bytes = try? Data(contentsOf: url) {
-                data = bytes
-                break
+            var problem: ModelError?
+            if let stamp {
+                guard stamp.isRegularFile else {
+                    var status = stat()
+                    _ = stat(url.path, &status)
+                    try DurableFile.requireRegularFile(status, url: url, destination: url)
+                    throw DurableFile.failure(url, "this is not a regular file")
+                }
+                do {
+                    data = try FileReading.data(at: url)
+                    break
+                } catch let error as ModelError {
+                    problem = error
+                }
             }
             guard FileManager.default.fileExists(atPath: url.path) else { return (ModelValue.Object(), nil) }
             // There now, but not when it was looked at or read: once more.
-            guard attempts < 3 else { throw ModelDocumentFormat.readProblem(at: url) }
+            guard attempts < 3 else { throw problem ?? ModelDocumentFormat.readProblem(at: url) }
         }
         guard !data.isEmpty else {
             throw ModelError(

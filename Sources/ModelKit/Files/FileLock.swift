@@ -26,7 +26,7 @@ struct FileLock {
         try DurableFile.makeFolders(url.deletingLastPathComponent(), file: file)
         let descriptor = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
-            throw DurableFile.creationFailure(file, folder: url.deletingLastPathComponent().path, code: errno, creating: true)
+            throw DurableFile.creationFailure(file, folder: url.deletingLastPathComponent().path, code: errno, creating: !FileManager.default.fileExists(atPath: file.path))
         }
         defer { close(descriptor) }
         var status: Int32
