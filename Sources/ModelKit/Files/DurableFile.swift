@@ -119,7 +119,7 @@ enum DurableFile {
         }
         // The lock stays held through a second descriptor until the rename,
         // so that no other writer's cleanup takes the file for abandoned.
-        let keeper = dup(descriptor)
+        let keeper = fcntl(descriptor, F_DUPFD_CLOEXEC, 0)
         defer { if keeper >= 0 { close(keeper) } }
         closed = true
         guard close(descriptor) == 0 else {
