@@ -93,7 +93,7 @@ enum Commands {
 
         Reads and changes the standard ModelDefaults store. Its file is
         defaults.plist in $\(ModelDefaults.directoryEnvironmentVariable) when that is set, else in the
-        platform's place for settings ($XDG_CONFIG_HOME/Demo or ~/.config/Demo on Linux).
+        platform's place for settings ($XDG_CONFIG_HOME/Demo or $HOME/.config/Demo on Linux).
         VALUE is read as JSON when it is JSON, else as a string.
 
           list            every key and its value, sorted by key (the default)

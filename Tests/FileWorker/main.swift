@@ -11,6 +11,10 @@
 //                                               writes one Record with a payload of BYTES,
 //                                               under a file-size limit of LIMIT bytes (0: none)
 //                                               with SIGXFSZ ignored; prints "ok" or the error
+//   FileWorker defaults-release FILE KEY VALUE  sets KEY to VALUE in a store at FILE that it then
+//                                               releases at once, waits a second and exits normally
+//                                               (VALUE "bell" is a string with U+0007, which an XML
+//                                               property list cannot hold)
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -85,6 +89,19 @@ case "write":
         report("\(error)")
         exit(1)
     }
+case "defaults-release":
+    guard arguments.count == 4 else { fail("usage: FileWorker defaults-release FILE KEY VALUE") }
+    // The store goes out of scope with its change unsaved.
+    func remember() throws {
+        let store = try ModelDefaults(url: url)
+        store.set(arguments[3] == "bell" ? "ring\u{7}" : arguments[3], forKey: arguments[2])
+    }
+    do {
+        try remember()
+    } catch {
+        fail("\(error)")
+    }
+    sleep(1)
 default:
     fail("unknown command \(arguments[0])")
 }

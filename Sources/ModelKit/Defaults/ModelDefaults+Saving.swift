@@ -6,6 +6,7 @@
     import Darwin
 #endif
 import Foundation
+import Synchronization
 
 /// What identifies one version of a file: replacing it atomically gives it a
 /// new inode, writing it in place a new size or modification time.
@@ -14,10 +15,13 @@ struct FileStamp: Equatable {
     var nanoseconds: Int
     var size: Int
     var inode: UInt64
+    /// Whether it is a regular file (a store reads and replaces nothing else).
+    var isRegularFile: Bool
 
     init?(path: String) {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
+        isRegularFile = info.st_mode & S_IFMT == S_IFREG
         #if canImport(Darwin)
             seconds = Int(info.st_mtimespec.tv_sec)
             nanoseconds = Int(info.st_mtimespec.tv_nsec)
@@ -48,13 +52,24 @@ extension ModelDefaults {
         while true {
             attempts += 1
             stamp = FileStamp(path: url.path)
-            if stamp != nil, let bytes = try? Data(contentsOf: url) {
-                data = bytes
-                break
+            var problem: ModelError?
+            if let stamp {
+                guard stamp.isRegularFile else {
+                    var status = stat()
+                    _ = stat(url.path, &status)
+                    try DurableFile.requireRegularFile(status, url: url, destination: url)
+                    throw DurableFile.failure(url, "this is not a regular file")
+                }
+                do {
+                    data = try FileReading.data(at: url)
+                    break
+                } catch let error as ModelError {
+                    problem = error
+                }
             }
             guard FileManager.default.fileExists(atPath: url.path) else { return (ModelValue.Object(), nil) }
             // There now, but not when it was looked at or read: once more.
-            guard attempts < 3 else { throw ModelDocumentFormat.readProblem(at: url) }
+            guard attempts < 3 else { throw problem ?? ModelDocumentFormat.readProblem(at: url) }
         }
         guard !data.isEmpty else {
             throw ModelError(
@@ -99,31 +114,45 @@ extension ModelDefaults {
     /// in the meantime are kept, and then seen by this store too. Attached
     /// models are written as they are now. Registered defaults are never
     /// written. A store without changes writes nothing.
+    ///
+    /// A value the file's format cannot hold (a string with a control
+    /// character in an XML property list, nesting past the limit) does not
+    /// stop the others: they are written, the value stays in the store
+    /// unsaved (the file keeps what it had for that key), and `save()` throws
+    /// an error naming the key, on every save until the key is set to a
+    /// value that can be written or removed.
     /// - Throws: ``ModelError`` naming the file when it cannot be read (it
-    ///   is then left as it is) or written.
+    ///   is then left as it is) or written, or naming the key of a value
+    ///   that cannot be written (the other changes are saved).
     public func save() throws {
+        let (changes, unwritable) = try saveChanges()
+        notify(changes)
+        if let unwritable { throw unwritable }
+    }
+
+    /// Writes the pending changes; returns what changed for observers, and
+    /// the error naming the keys whose values could not be written (the
+    /// rest were).
+    private func saveChanges() throws -> ([(String, ModelValue?, ModelValue?)], ModelError?) {
         if let loadProblem = lock.withLock({ loadProblem }) { throw loadProblem }
         captureAttachedModels()
-        let changes = try FileLock(url: lockURL).withLock { () -> [(String, ModelValue?, ModelValue?)] in
-            guard lock.withLock({ !pendingKeys.isEmpty }) else { return [] }
-            var (merged, _) = try Self.read(url)
-            let data: Data
+        guard lock.withLock({ !pendingKeys.isEmpty }) else { return ([], nil) }
+        return try FileLock(url: lockURL, file: url).withLock {
+            () -> ([(String, ModelValue?, ModelValue?)], ModelError?) in
+            guard lock.withLock({ !pendingKeys.isEmpty }) else { return ([], nil) }
+            let (onDisk, _) = try Self.read(url)
             let (keys, values) = lock.withLock { (pendingKeys, pendingValues) }
-            for key in keys {
-                if let value = values[key]! {
-                    merged[key] = value
-                } else {
-                    _ = merged.removeValue(forKey: key)
-                }
-            }
-            data = try ModelDocumentFormat.attributing(to: url) {
-                try ModelValue.object(merged).propertyListData(format: format)
+            var (merged, data, unwritable) = try encodedFile(onDisk, changes: keys, values: values)
+            if !unwritable.isEmpty {
+                // Written without them: the file keeps what it had for those keys.
+                (merged, data, _) = try encodedFile(onDisk, changes: keys.filter { unwritable[$0] == nil }, values: values)
             }
             try write(data)
             let stamp = FileStamp(path: path)
-            return lock.withLock {
-                // Changes made while writing stay pending for the next save.
-                for key in keys where pendingValues[key] == values[key] {
+            let changes = lock.withLock {
+                // Changes made while writing, and values that could not be
+                // written, stay pending for the next save.
+                for key in keys where unwritable[key] == nil && pendingValues[key] == values[key] {
                     pendingValues[key] = nil
                 }
                 pendingKeys.removeAll { pendingValues[$0] == nil }
@@ -131,8 +160,59 @@ extension ModelDefaults {
                 disk = merged
                 return adopt(merged)
             }
+            return (changes, Self.unwritableError(unwritable, in: keys, file: url))
         }
-        notify(changes)
+    }
+
+    /// `disk` with the changes of `keys` applied, and its bytes; when they
+    /// cannot be encoded, the keys among `keys` whose values cannot be, with
+    /// why (and no bytes).
+    /// - Throws: the encoder's error when no change is to blame: a value
+    ///   the file already held cannot be written in the store's format.
+    private func encodedFile(
+        _ disk: ModelValue.Object, changes keys: [String], values: [String: ModelValue?]
+    ) throws -> (ModelValue.Object, Data, [String: ModelError]) {
+        var merged = disk
+        for key in keys {
+            if let value = values[key]! {
+                merged[key] = value
+            } else {
+                _ = merged.removeValue(forKey: key)
+            }
+        }
+        do {
+            return (merged, try ModelValue.object(merged).propertyListData(format: format), [:])
+        } catch let whole as ModelError {
+            var unwritable: [String: ModelError] = [:]
+            for key in keys {
+                guard let value = values[key]! else { continue }
+                do {
+                    _ = try ModelValue.object([key: value]).propertyListData(format: format)
+                } catch let error as ModelError {
+                    unwritable[key] = error.keyPath.components.first == .key(key) ? error : error.prepending(.key(key))
+                }
+            }
+            guard !unwritable.isEmpty else {
+                var error = whole
+                error.file = url
+                throw error
+            }
+            return (merged, Data(), unwritable)
+        }
+    }
+
+    /// The error of a save that wrote every change but those of `unwritable`:
+    /// the first such key's (in the order the changes were made), naming the others.
+    private static func unwritableError(_ unwritable: [String: ModelError], in keys: [String], file: URL) -> ModelError? {
+        let named = keys.filter { unwritable[$0] != nil }
+        guard let first = named.first, var error = unwritable[first] else { return nil }
+        let others = named.dropFirst()
+        error.message +=
+            "; this value stays unsaved"
+            + (others.isEmpty ? "" : " (and the values of \(others.map { "\"\($0)\"" }.joined(separator: ", ")) too)")
+            + ", the store's other changes were saved"
+        error.file = file
+        return error
     }
 
     /// Reads the file again, so that changes other processes saved are seen;
@@ -236,15 +316,49 @@ extension ModelDefaults {
         }
     }
 
-    /// Saves, keeping the error for ``autosaveError``.
-    func saveRecordingError() {
+    /// Saves, keeping the error for ``autosaveError``; returns it.
+    @discardableResult
+    func saveRecordingError() -> ModelError? {
         do {
             try save()
             lock.withLock { lastAutosaveError = nil }
+            return nil
         } catch {
             let failure = ModelError(error)
             lock.withLock { lastAutosaveError = failure }
+            return failure
         }
+    }
+
+    /// Saves the changes of a store being released (from `deinit`); a
+    /// failure goes to standard error and ``releaseSaveError``.
+    func saveBeforeRelease() {
+        guard hasUnsavedChanges, let failure = saveRecordingError() else { return }
+        Self.releaseFailure.withLock { $0 = failure }
+        Self.reportToStandardError(failure, when: "as the store was released")
+    }
+
+    /// The error of the last save that a store made as it was released
+    /// (``ModelDefaults`` saves its unsaved changes then), or `nil` when
+    /// none failed in this process. Such a failure is also written to
+    /// standard error, since the store that could report it is gone.
+    ///
+    /// ```swift
+    /// func remember(_ url: URL) throws {
+    ///     let store = try ModelDefaults(url: url)
+    ///     store.set("x", forKey: "k")
+    /// }                                   // saved here, as the store goes
+    /// if let error = ModelDefaults.releaseSaveError { print(error) }
+    /// ```
+    public static var releaseSaveError: ModelError? { releaseFailure.withLock { $0 } }
+    private static let releaseFailure = Mutex<ModelError?>(nil)
+
+    /// Writes a failed save that no one else can report (at release, at
+    /// exit) to standard error, as one line.
+    static func reportToStandardError(_ failure: ModelError, when: String) {
+        let line = "ModelKit: the settings in \(failure.file?.path ?? "a ModelDefaults store") could not be saved \(when): "
+            + failure.description + "\n"
+        FileHandle.standardError.write(Data(line.utf8))
     }
 
     /// Whether saving now would write anything.
@@ -288,7 +402,9 @@ extension ModelDefaults {
     /// Saves every open store that has changes.
     static func saveOpenStores() {
         let stores = openStores.withLock { $0.values.compactMap(\.store) }
-        for store in stores where store.hasUnsavedChanges { store.saveRecordingError() }
+        for store in stores where store.hasUnsavedChanges {
+            if let failure = store.saveRecordingError() { reportToStandardError(failure, when: "at exit") }
+        }
     }
 
     // MARK: - Watching the file

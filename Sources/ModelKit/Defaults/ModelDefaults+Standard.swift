@@ -8,9 +8,14 @@ extension ModelDefaults {
 
     /// Where the standard store keeps its file: `defaults.plist` in the
     /// folder named by ``directoryEnvironmentVariable``, else in a folder
-    /// named after the executable in the platform's place for settings:
-    /// `$XDG_CONFIG_HOME` (else `~/.config`) on Linux, Application Support
-    /// (by bundle identifier when there is one) on Apple platforms.
+    /// named after the executable in the platform's place for settings.
+    ///
+    /// On Linux that place follows the XDG base-directory specification:
+    /// `$XDG_CONFIG_HOME` when it is an absolute path, else `$HOME/.config`
+    /// when `$HOME` is one, else `.config` in the home folder the user
+    /// database gives. A test run or a CI job that sets `HOME` therefore
+    /// keeps the store in that folder. On Apple platforms it is Application
+    /// Support (by bundle identifier when there is one).
     public static var standardURL: URL {
         let environment = ProcessInfo.processInfo.environment
         if let folder = environment[directoryEnvironmentVariable], !folder.isEmpty {
@@ -27,6 +32,9 @@ extension ModelDefaults {
             let base: URL
             if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") {
                 base = URL(fileURLWithPath: config, isDirectory: true)
+            } else if let home = environment["HOME"], home.hasPrefix("/") {
+                // $HOME, as the specification says; FileManager's home folder reads the user database.
+                base = URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent(".config", isDirectory: true)
             } else {
                 base = FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".config", isDirectory: true)
             }

@@ -22,7 +22,9 @@ import Foundation
 /// - **Registered defaults** (``register(defaults:)``) answer for keys the
 ///   file does not hold, and are never written to it.
 /// - **Saving**: ``save()`` writes now; changes are also written a moment
-///   after they are made and when the process exits normally. Each write
+///   after they are made, when the store is released, and when the process
+///   exits normally. A value the file cannot hold is reported by key and
+///   does not stop the others from being saved. Each write
 ///   takes an advisory lock on `<file>.lock`, reads the file again, applies
 ///   this store's changes over it and replaces it atomically, so several
 ///   processes that set different keys of one file all keep their keys.
@@ -83,7 +85,8 @@ public final class ModelDefaults: @unchecked Sendable {
     /// Opens the store on the property-list file at `url`, reading it if it exists.
     ///
     /// - Parameters:
-    ///   - url: the file; it and its folder are created on the first save.
+    ///   - url: the file (a file URL; any other URL is refused); it and its
+    ///     folder are created on the first save.
     ///   - format: `.xml` (the default) or `.binary`, for writing; either is read.
     ///   - recovery: what to do with a file that cannot be read as a store.
     ///   - autosaveDelay: seconds after a change before the store saves by
@@ -91,12 +94,14 @@ public final class ModelDefaults: @unchecked Sendable {
     ///   - watchInterval: how often to check whether another process changed
     ///     the file; `nil` never checks (use ``reload()``).
     /// - Throws: ``ModelError`` naming the file when it exists but cannot be
-    ///   read, or is not a dictionary of settings (with `.fail`).
+    ///   read, or is not a dictionary of settings (with `.fail`); naming the
+    ///   URL when it is not a file URL.
     public init(
         url: URL, format: PropertyListSerialization.PropertyListFormat = .xml,
         recovery: CorruptFileRecovery = .fail, autosaveDelay: TimeInterval? = 0.2,
         watchInterval: TimeInterval? = 1
     ) throws {
+        try DurableFile.requireFileURL(url)
         self.url = url
         path = url.path
         self.format = format == .binary ? .binary : .xml
@@ -131,8 +136,13 @@ public final class ModelDefaults: @unchecked Sendable {
         loadProblem = problem
     }
 
+    /// A store released with unsaved changes saves them first, at once,
+    /// through the same writer as ``save()``: a change the store accepted is
+    /// not lost because the store went away before its autosave. A failure
+    /// then is written to standard error and kept in ``releaseSaveError``.
     deinit {
         watcher?.cancel()
+        saveBeforeRelease()
     }
 
     /// The file beside the store's file that writers lock.

@@ -31,24 +31,29 @@ public enum FileDurability: Sendable, Hashable {
 /// the defaults store and JSON Lines all go through it.
 ///
 /// A write is a database's commit in small:
-/// 1. A destination that is a symbolic link is followed (up to 32 links) to
-///    the file it names, which gets the new bytes: the link stays a link. A
-///    dangling link gets its target created, as a shell's `>` would.
-/// 2. Temporary files that killed writers left for this destination are
-///    removed (below).
-/// 3. The bytes go to a new temporary file in the destination's folder,
-///    opened with `O_EXCL` and `O_CLOEXEC`, named
-///    `.<name>.modelkit-<pid>-<random>.tmp`, locked with `flock` while it is
-///    written. A rewrite gives it the old file's permission bits, and its
-///    owner and group where the process may set them.
-/// 4. The bytes are synced, the file renamed over the destination, and the
+/// 1. Only a file URL is written. A destination that is a symbolic link is
+///    followed (up to 32 links) to the file it names, which gets the new
+///    bytes: the link stays a link. A dangling link gets its target
+///    created, as a shell's `>` would. Only a regular file is replaced: a
+///    named pipe, a device, a socket (directly or as a link's target) is
+///    refused, and nothing is created or renamed.
+/// 2. The destination's folder is opened once; every later step works
+///    relative to that descriptor (`openat`, `renameat`, `fsync`), so any
+///    path `open` accepts can be saved and the folder cannot be swapped
+///    between the checks and the rename.
+/// 3. Temporary files that killed writers left for this destination are
+///    removed (`DurableFile+TemporaryFiles.swift`).
+/// 4. The bytes go to a new temporary file in that folder, opened with
+///    `O_EXCL` and `O_CLOEXEC`, named `.<name>.modelkit-<pid>-<random>.tmp`,
+///    locked with `flock` until it is renamed. A rewrite gives it the old
+///    file's owner and group (where the process may), permission bits, ACL
+///    and extended attributes (`DurableFile+Attributes.swift`): access to
+///    the file never widens, and a save that cannot keep them fails.
+/// 5. The bytes are synced, the file renamed over the destination, and the
 ///    folder synced (unless the durability is ``FileDurability/unsynced``).
 ///
 /// Any failure removes the temporary file and leaves the old file byte for
-/// byte as it was. A temporary file of this destination whose process is
-/// gone and whose lock is free is a killed writer's, and any later write to
-/// the destination removes it; one of a live writer (its process alive, or
-/// its lock held) is left alone.
+/// byte as it was.
 enum DurableFile {
     /// Writes `data` to `url` as described above.
     /// - Parameters:
@@ -58,39 +63,45 @@ enum DurableFile {
     static func write(
         _ data: Data, to url: URL, durability: FileDurability = .synced, newFileMode: mode_t = 0o666
     ) throws {
+        try requireFileURL(url)
         let destination = try resolvingLinks(url)
         let folder = destination.deletingLastPathComponent().path
         let name = destination.lastPathComponent
+        let folderDescriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard folderDescriptor >= 0 else { throw folderFailure(url, folder: folder, code: errno) }
+        defer { close(folderDescriptor) }
         var existing = stat()
-        let exists = stat(destination.path, &existing) == 0
-        if exists, existing.st_mode & S_IFMT == S_IFDIR {
-            throw failure(url, "this is a folder, not a file")
+        let exists = fstatat(folderDescriptor, name, &existing, AT_SYMLINK_NOFOLLOW) == 0
+        if !exists, errno != ENOENT {
+            throw errno == ENAMETOOLONG
+                ? nameTooLong(url, path: destination.path) : failure(url, "the file could not be looked at: \(describe(errno))")
         }
-        if exists, access(destination.path, W_OK) != 0, errno == EACCES {
-            throw failure(url, "permission denied: the file cannot be written to")
+        if exists {
+            try requireRegularFile(existing, url: url, destination: destination)
+            if faccessat(folderDescriptor, name, W_OK, 0) != 0, errno == EACCES {
+                throw failure(url, "permission denied: the file cannot be written to")
+            }
         }
-        removeAbandonedTemporaryFiles(of: name, in: folder)
+        removeAbandonedTemporaryFiles(of: name, in: folderDescriptor, folder: folder)
 
-        let temporary = TemporaryName(for: name)
-        let temporaryPath = folder + "/" + temporary.fileName
-        ActiveTemporaryFiles.insert(temporaryPath)
-        defer { ActiveTemporaryFiles.remove(temporaryPath) }
-        let descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, exists ? 0o600 : newFileMode)
-        guard descriptor >= 0 else { throw creationFailure(url, folder: folder, code: errno) }
+        let (temporaryName, descriptor) = try lockedTemporaryFile(
+            for: name, in: folderDescriptor, folder: folder, mode: exists ? 0o600 : newFileMode, url: url,
+            replacing: exists)
+        let temporaryPath = folder + "/" + temporaryName
         var renamed = false
         var closed = false
         defer {
             if !closed { close(descriptor) }
-            if !renamed { unlink(temporaryPath) }
+            if !renamed { unlinkat(folderDescriptor, temporaryName, 0) }
+            ActiveTemporaryFiles.remove(temporaryPath)
         }
-        _ = flock(descriptor, LOCK_EX | LOCK_NB)
         if exists {
             if existing.st_uid != geteuid() || existing.st_gid != getegid() {
                 _ = fchown(descriptor, existing.st_uid, existing.st_gid)  // where the process may
             }
-            guard fchmod(descriptor, existing.st_mode & 0o7777) == 0 else {
-                throw failure(url, "its permissions could not be kept (\(describe(errno)))")
-            }
+            try keepAccess(
+                of: name, in: folderDescriptor, folder: folder, temporaryName: temporaryName, mode: existing.st_mode & 0o7777,
+                on: descriptor, url: url)
         }
         try data.withUnsafeBytes { buffer in
             var offset = 0
@@ -106,17 +117,43 @@ enum DurableFile {
         if durability == .synced {
             guard syncFile(descriptor) else { throw failure(url, "the file could not be synced: \(describe(errno))") }
         }
+        // The lock stays held through a second descriptor until the rename,
+        // so that no other writer's cleanup takes the file for abandoned.
+        let keeper = fcntl(descriptor, F_DUPFD_CLOEXEC, 0)
+        defer { if keeper >= 0 { close(keeper) } }
         closed = true
         guard close(descriptor) == 0 else {
             throw failure(url, "the file could not be written: \(describe(errno))")
         }
-        guard rename(temporaryPath, destination.path) == 0 else {
-            throw failure(url, "the file could not be replaced: \(describe(errno))")
+        guard renameat(folderDescriptor, temporaryName, folderDescriptor, name) == 0 else {
+            throw failure(url, "the file could not be \(exists ? "replaced" : "created"): \(describe(errno))")
         }
         renamed = true
         if durability == .synced {
-            syncFolder(folder)
+            _ = syncFile(folderDescriptor)  // a file system that cannot sync folders is no error: the file is synced
         }
+    }
+
+    /// Refuses a destination that is not a regular file, saying what it is
+    /// (and, through a link, where the link leads).
+    static func requireRegularFile(_ status: stat, url: URL, destination: URL) throws {
+        let kind: String
+        switch status.st_mode & S_IFMT {
+        case S_IFREG: return
+        case S_IFDIR: kind = "a folder"
+        case S_IFIFO: kind = "a named pipe"
+        case S_IFCHR: kind = "a character device"
+        case S_IFBLK: kind = "a block device"
+        case S_IFSOCK: kind = "a socket"
+        case S_IFLNK: kind = "a symbolic link that could not be followed"
+        default: kind = "a special file"
+        }
+        if destination.path == url.path {
+            if kind == "a folder" { throw failure(url, "this is a folder, not a file") }
+            throw failure(url, "this is \(kind), not a regular file; only regular files are replaced")
+        }
+        throw failure(
+            url, "the link leads to \(destination.path), \(kind), not a regular file; only regular files are replaced")
     }
 
     // MARK: - Links
@@ -162,75 +199,11 @@ enum DurableFile {
         }
     }
 
-    // MARK: - Temporary files
-
-    /// A temporary file's name: the destination's name (or a hash of a long
-    /// one), this process's id, and a random part.
-    struct TemporaryName {
-        static let marker = ".modelkit-"
-        static let suffix = ".tmp"
-        let fileName: String
-
-        init(for name: String) {
-            let random = String(UInt32.random(in: .min ... .max), radix: 16)
-            fileName = Self.prefix(for: name) + "\(getpid())-\(random)" + Self.suffix
-        }
-
-        /// `.<name>.modelkit-`, the start of every temporary file of `name`.
-        static func prefix(for name: String) -> String {
-            "." + stem(of: name) + marker
-        }
-
-        /// The name itself, or for a name too long to leave room in a file
-        /// name, its hash.
-        static func stem(of name: String) -> String {
-            guard name.utf8.count > 200 else { return name }
-            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-            for byte in name.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-            return "long-" + String(hash, radix: 16)
-        }
-
-        /// The writer's process id in a temporary file name of `name`, or
-        /// `nil` when `fileName` is not one.
-        static func processID(in fileName: String, of name: String) -> pid_t? {
-            let prefix = prefix(for: name)
-            guard fileName.hasPrefix(prefix), fileName.hasSuffix(suffix) else { return nil }
-            let middle = fileName.dropFirst(prefix.count).dropLast(suffix.count)
-            let parts = middle.split(separator: "-")
-            guard parts.count == 2, let pid = pid_t(parts[0]), UInt32(parts[1], radix: 16) != nil else { return nil }
-            return pid
-        }
-    }
-
-    /// Removes the temporary files of `name` in `folder` that a killed
-    /// writer left: their process is gone (or is this one, with no write of
-    /// them open) and their lock is free.
-    static func removeAbandonedTemporaryFiles(of name: String, in folder: String) {
-        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
-        let prefix = TemporaryName.prefix(for: name)
-        let ownID = getpid()
-        for entry in entries where entry.hasPrefix(prefix) {
-            guard let pid = TemporaryName.processID(in: entry, of: name) else { continue }
-            let path = folder + "/" + entry
-            if pid == ownID {
-                if ActiveTemporaryFiles.contains(path) { continue }
-            } else if kill(pid, 0) == 0 || errno == EPERM {
-                continue  // a live process's, perhaps writing it now
-            }
-            let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
-            guard descriptor >= 0 else { continue }
-            if flock(descriptor, LOCK_EX | LOCK_NB) == 0 {
-                unlink(path)
-            }
-            close(descriptor)
-        }
-    }
-
     // MARK: - Syncing
 
     /// Syncs a file's bytes to the device: `F_FULLFSYNC` on Apple platforms
     /// (plain `fsync` there leaves them in the drive's cache), else `fsync`.
-    private static func syncFile(_ descriptor: Int32) -> Bool {
+    static func syncFile(_ descriptor: Int32) -> Bool {
         #if canImport(Darwin)
             if fcntl(descriptor, F_FULLFSYNC) == 0 { return true }
         #endif
@@ -238,52 +211,6 @@ enum DurableFile {
             if errno != EINTR { return false }
         }
         return true
-    }
-
-    /// Syncs a folder, so that a rename in it survives a power cut. A file
-    /// system that cannot sync folders is not an error: the file itself is.
-    private static func syncFolder(_ folder: String) {
-        let descriptor = open(folder, O_RDONLY | O_CLOEXEC | O_DIRECTORY)
-        guard descriptor >= 0 else { return }
-        _ = syncFile(descriptor)
-        close(descriptor)
-    }
-
-    // MARK: - Errors
-
-    static func failure(_ url: URL, _ message: String) -> ModelError {
-        ModelError(code: .fileAccess, message: message, file: url)
-    }
-
-    /// Why the temporary file could not be made in `folder`.
-    private static func creationFailure(_ url: URL, folder: String, code: Int32) -> ModelError {
-        var status = stat()
-        switch code {
-        case ENOENT:
-            return ModelError(code: .fileAccess, message: "no such folder: \(folder)", file: url)
-        case ENOTDIR:
-            if stat(folder, &status) == 0, status.st_mode & S_IFMT != S_IFDIR {
-                return failure(url, "\(folder) is a file, not a folder")
-            }
-            return failure(url, "a part of \(folder) is a file, not a folder")
-        case EACCES, EPERM:
-            return failure(url, "permission denied: the folder cannot be written to")
-        default:
-            return failure(url, "the file could not be written: \(describe(code))")
-        }
-    }
-
-    /// An `errno` in words.
-    static func describe(_ code: Int32) -> String {
-        switch code {
-        case ENOSPC: "no space left on the device"
-        case EFBIG: "the file would pass the size limit this process may write (RLIMIT_FSIZE)"
-        case EDQUOT: "the disk quota is used up"
-        case EROFS: "the file system is read-only"
-        case EACCES, EPERM: "permission denied"
-        case EIO: "an input/output error on the device"
-        default: String(cString: strerror(code))
-        }
     }
 }
 
@@ -297,13 +224,4 @@ private func Glibc_write(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ coun
     #elseif canImport(Musl)
         Musl.write(descriptor, buffer, count)
     #endif
-}
-
-/// The temporary files this process is writing now, which its own cleanups
-/// must leave alone.
-enum ActiveTemporaryFiles {
-    private static let paths = LockedTable<String, Bool>()
-    static func insert(_ path: String) { paths.withLock { $0[path] = true } }
-    static func remove(_ path: String) { paths.withLock { $0[path] = nil } }
-    static func contains(_ path: String) -> Bool { paths.withLock { $0[path] != nil } }
 }

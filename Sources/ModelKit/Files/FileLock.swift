@@ -12,19 +12,21 @@ import Foundation
 /// Linux and Apple platforms. The lock file is never replaced, so the lock
 /// holds while the document itself is replaced by atomic writes.
 struct FileLock {
+    /// The lock file.
     let url: URL
+    /// The file it guards, which errors name (the user never gave the lock's name).
+    let file: URL
 
     /// Runs `body` holding the lock exclusively, waiting for it; makes the
     /// lock file (`0600`, and its folders `0700`) when missing. Readers take
     /// no lock: writers replace the document atomically.
-    /// - Throws: ``ModelError`` naming the lock file when it cannot be
-    ///   opened or locked; what `body` throws.
+    /// - Throws: ``ModelError`` naming the guarded file when the lock
+    ///   cannot be opened or taken, with the cause in words; what `body` throws.
     func withLock<Result>(_ body: () throws -> Result) throws -> Result {
-        try DurableFile.makeFolders(url.deletingLastPathComponent(), file: url)
+        try DurableFile.makeFolders(url.deletingLastPathComponent(), file: file)
         let descriptor = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
-            throw ModelError(
-                code: .fileAccess, message: "the lock file could not be opened (\(Self.describe(errno)))", file: url)
+            throw DurableFile.creationFailure(file, folder: url.deletingLastPathComponent().path, code: errno, creating: !FileManager.default.fileExists(atPath: file.path))
         }
         defer { close(descriptor) }
         var status: Int32
@@ -32,14 +34,10 @@ struct FileLock {
             status = flock(descriptor, LOCK_EX)
         } while status != 0 && errno == EINTR
         guard status == 0 else {
-            throw ModelError(
-                code: .fileAccess, message: "the lock file could not be locked (\(Self.describe(errno)))", file: url)
+            throw DurableFile.failure(
+                file, "the lock beside it (\(url.lastPathComponent)) could not be taken: \(DurableFile.describe(errno))")
         }
         defer { _ = flock(descriptor, LOCK_UN) }
         return try body()
-    }
-
-    private static func describe(_ code: Int32) -> String {
-        String(cString: strerror(code))
     }
 }

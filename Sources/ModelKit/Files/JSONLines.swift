@@ -70,6 +70,7 @@ public enum JSONLines {
         _ models: some Sequence<some ModelObject>, to url: URL, validating: Bool = true,
         durability: FileDurability = .synced
     ) throws {
+        try DurableFile.requireFileURL(url)
         var lines = Data()
         try writeLines(
             of: models, to: { lines.append($0) }, url: url, firstLine: 1, firstOffset: 0, validating: validating)
@@ -85,6 +86,7 @@ public enum JSONLines {
     public static func append(_ models: some Sequence<some ModelObject>, to url: URL, validating: Bool = true)
         throws
     {
+        try DurableFile.requireFileURL(url)
         // Every line is made before the file is touched, so a model that
         // cannot be written adds nothing.
         let end = LineFileWriting.end(of: url)

@@ -52,11 +52,15 @@ final class JSONLinesReader<M: ModelObject> {
 
     private func open() throws {
         isOpened = true
-        do {
-            handle = try FileHandle(forReadingFrom: url)
-        } catch {
-            throw ModelDocumentFormat.readProblem(at: url)
+        try DurableFile.requireFileURL(url)
+        let descriptor = Foundation.open(url.path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw FileReading.problem(at: url, code: errno) }
+        var status = stat()
+        if fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
+            close(descriptor)
+            throw FileReading.problem(at: url, code: EISDIR)
         }
+        handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
     }
 
     /// The next line without its `\n` or `\r\n`, with its number and offset.
@@ -112,7 +116,7 @@ final class JSONLinesReader<M: ModelObject> {
         do {
             data = try handle?.read(upToCount: Self.chunkSize)
         } catch {
-            throw ModelDocumentFormat.readProblem(at: url)
+            throw FileReading.problem(at: url, code: (error as NSError).code == 0 ? EIO : Int32(truncatingIfNeeded: (error as NSError).code))
         }
         guard let data, !data.isEmpty else {
             isAtEnd = true

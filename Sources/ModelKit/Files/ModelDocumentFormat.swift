@@ -31,12 +31,15 @@ public enum ModelDocumentFormat: Sendable, Hashable {
     /// The format of a document, recognised from its first bytes, or `nil`:
     /// `bplist00` is a binary property list, `<` an XML one, and what starts
     /// as a JSON text does (an object, an array, or a scalar: a string, a
-    /// number, `true`, `false`, `null`) is JSON.
+    /// number, `true`, `false`, `null`) is JSON. UTF-16 and UTF-32 text (a
+    /// byte-order mark, or a zero byte beside each ASCII character) is in no
+    /// format ModelKit reads: `nil`.
     public init?(detecting data: Data) {
         if BinaryPropertyListReader.isBinary(data) {
             self = .binaryPropertyList
             return
         }
+        if TextEncodingGuess(data) != nil { return nil }  // UTF-16 or UTF-32: not a document ModelKit reads
         var bytes = data[...]
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
         guard let first = bytes.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) else { return nil }
@@ -50,8 +53,12 @@ public enum ModelDocumentFormat: Sendable, Hashable {
     }
 
     /// What a document that is in no known format starts with, for messages:
-    /// its first characters when they are text, else its first bytes.
+    /// UTF-16 or UTF-32 text as such, its first characters when they are
+    /// text, else its first bytes.
     static func describeStart(of data: Data) -> String {
+        if let encoding = TextEncodingGuess(data) {
+            return encoding.description + " that starts \"" + encoding.start(of: data) + "\"; save it as UTF-8"
+        }
         let head = data.prefix(24)
         if let text = String(validating: head, as: UTF8.self) ?? String(validating: head.dropLast(), as: UTF8.self),
             text.unicodeScalars.allSatisfy({ $0.value >= 0x20 || $0 == "\n" || $0 == "\t" || $0 == "\r" })
@@ -75,12 +82,8 @@ public enum ModelDocumentFormat: Sendable, Hashable {
 
     /// The bytes of the file at `url` and the format they are in.
     static func bytes(contentsOf url: URL) throws -> (Data, ModelDocumentFormat) {
-        let data: Data
-        do {
-            data = try Data(contentsOf: url)
-        } catch {
-            throw readProblem(at: url)
-        }
+        try DurableFile.requireFileURL(url)
+        let data = try FileReading.data(at: url)
         guard !data.isEmpty else {
             throw ModelError(code: .malformedDocument, message: "the file is empty", file: url)
         }
@@ -151,7 +154,7 @@ extension ModelObject {
     /// when the target's folder exists). A temporary file that a killed
     /// writer left for the same destination is removed.
     /// - Parameters:
-    ///   - url: a file URL.
+    ///   - url: a file URL; any other URL is refused.
     ///   - format: the format; `nil` takes it from the extension.
     ///   - validating: whether to run ``validate()`` first and refuse to write
     ///     an invalid graph; `true` by default.
@@ -169,6 +172,7 @@ extension ModelObject {
         to url: URL, format: ModelDocumentFormat? = nil, validating: Bool = true,
         references: ReferencePolicy = .cycles, durability: FileDurability = .synced
     ) throws {
+        try DurableFile.requireFileURL(url)
         if validating { try validate() }
         let format = try ModelDocumentFormat.chosen(format, for: url)
         let data: Data

@@ -37,6 +37,7 @@ extension ModelValue {
     ///   value the format cannot hold, or a file that cannot be written,
     ///   naming the file and the cause.
     public func write(to url: URL, format: ModelDocumentFormat? = nil, durability: FileDurability = .synced) throws {
+        try DurableFile.requireFileURL(url)
         let format = try ModelDocumentFormat.chosen(format, for: url)
         let data = try ModelDocumentFormat.attributing(to: url) { try format.data(for: self) }
         try DurableFile.write(data, to: url, durability: durability)

@@ -109,6 +109,7 @@ extension Array where Element: ModelObject {
         to url: URL, format: ModelDocumentFormat? = nil, validating: Bool = true,
         durability: FileDurability = .synced
     ) throws {
+        try DurableFile.requireFileURL(url)
         if validating {
             for (index, model) in enumerated() {
                 do { try model.validate() } catch let error as ModelError { throw error.prepending(.index(index)) }
