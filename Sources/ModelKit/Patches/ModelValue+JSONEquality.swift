@@ -32,7 +32,8 @@ extension ModelValue {
         case (.date(let a), .date(let b)): return a == b
         case (.data(let a), .data(let b)): return a == b
         case (.date(let date), .string(let text)), (.string(let text), .date(let date)):
-            return ModelValue.dateText(of: text) == ISO8601DateText.standardString(from: date)
+            // Dates of any year, in the text JSON writes for them.
+            return (ModelValue.dateText(of: text) ?? text) == ISO8601DateText.documentString(from: date)
         case (.data(let bytes), .string(let text)), (.string(let text), .data(let bytes)):
             return bytes.base64EncodedString() == text
         case (.array(let a), .array(let b)):
@@ -75,7 +76,7 @@ extension ModelValue {
         case .string(let text):
             hasher.combine(3 as UInt8)
             hasher.combine(ModelValue.dateText(of: text) ?? text)
-        case .date(let date): hasher.combine(3 as UInt8); hasher.combine(ISO8601DateText.standardString(from: date))
+        case .date(let date): hasher.combine(3 as UInt8); hasher.combine(ISO8601DateText.documentString(from: date) ?? "")
         case .data(let bytes): hasher.combine(3 as UInt8); hasher.combine(bytes.base64EncodedString())
         case .array(let elements):
             hasher.combine(4 as UInt8)
@@ -110,7 +111,7 @@ extension ModelValue {
             utf8.prefix(4).allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
             let date = ISO8601DateText.date(from: text)
         else { return nil }
-        return ISO8601DateText.standardString(from: date)
+        return ISO8601DateText.documentString(from: date)
     }
 
     /// A number's value, for comparing numbers of different cases.

@@ -205,6 +205,17 @@ import Testing
         #expect(added.objectValue?.count == 2)
         #expect(JSONPatch.difference(from: [nfc: 1], to: [other: 1]).operations.count == 2)
     }
+
+    @Test(arguments: [Date.distantPast, Date.distantFuture, Date(timeIntervalSince1970: 1_800_000_000.25)])
+    func datesOfAnyYearEqualTheTextJSONWritesForThem(date: Date) throws {
+        let written = try ModelValue.date(date).jsonString()
+        let text = String(written.dropFirst().dropLast())
+        #expect(ModelValue.date(date).isJSONEqual(to: .string(text)), "\(text)")
+        #expect(ModelValue.date(date).jsonHash == ModelValue.string(text).jsonHash)
+        let test = JSONPatch([.test(path: try JSONPointer("/when"), value: .string(text))])
+        #expect(throws: Never.self) { try test.applied(to: ["when": .date(date)]) }
+        #expect(JSONPatch.difference(from: ["when": .date(date)], to: ["when": .string(text)]).isEmpty)
+    }
 }
 
 extension Result where Success == Void, Failure == any Error {
