@@ -132,9 +132,11 @@ extension DurableFile {
         defer { closedir(directory) }
         var names: [String] = []
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
+            // The name is read in place, up to its NUL: a record may be
+            // shorter than `dirent`, so copying the whole `d_name` field
+            // would read past it (AddressSanitizer saw this).
+            let name = UnsafeRawPointer(entry).advanced(by: MemoryLayout<dirent>.offset(of: \dirent.d_name)!)
+                .withMemoryRebound(to: CChar.self, capacity: 1) { String(cString: $0) }
             if name != "." && name != ".." { names.append(name) }
         }
         return names
