@@ -149,9 +149,11 @@ func checkPatches(_ bytes: [UInt8]) {
     note.tags = [input.string(), input.string()]
     note.children = [FuzzNote(), FuzzNote()]
     try? note.setExtensibleProperty(document, forKey: "extra")
-    guard let before = try? note.jsonData() else { return }
-    let form = (try? ModelValue(json: before)) ?? .null
+    guard let start = try? note.jsonData() else { return }
+    let form = (try? ModelValue(json: start)) ?? .null
     for patch in [input.patch(for: form)] + patches {
+        // What the model is before this patch (an earlier one may have applied).
+        guard let before = try? note.jsonData() else { return }
         do {
             try note.apply(patch)
         } catch is ModelError {

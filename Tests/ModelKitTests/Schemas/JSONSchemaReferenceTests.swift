@@ -143,6 +143,9 @@ struct JSONSchemaReferenceTests {
     func aRejectingSchemaRefusesMalformedReferences(json: String, valid: Bool) throws {
         let verdict = try PythonJSONSchema.judge(schema: try ReferenceTree.jsonSchema(), documents: [Data(json.utf8)])
         #expect(verdict.valid == [valid])
-        #expect(((try? ReferenceTree(json: Data(json.utf8))) != nil) == valid)
+        let loaded = try? ReferenceTree(json: Data(json.utf8))
+        #expect((loaded != nil) == valid)
+        // The valid document is a cycle through `children`: break it, or the tree leaks.
+        loaded?.children = []
     }
 }
