@@ -9,7 +9,8 @@ cd "$(dirname "$0")/.."
 scratch=.build/docs-build
 graphs=.build/docs/symbol-graphs
 output=.build/docs/ModelKit.doccarchive
-rm -rf "$graphs" "$output"
+# The graphs are kept between runs: a build with nothing to do emits none.
+rm -rf "$output"
 mkdir -p "$graphs"
 swift build --scratch-path "$scratch" --target ModelKit \
     -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$PWD/$graphs" \

@@ -121,13 +121,38 @@ extension ModelDefaults {
     /// unsaved (the file keeps what it had for that key), and `save()` throws
     /// an error naming the key, on every save until the key is set to a
     /// value that can be written or removed.
+    ///
+    /// With `clearingChanges: true`, the models attached to the store (those
+    /// that ``model(_:forKey:)`` and ``set(_:forKey:)`` hand out) have their
+    /// change flags (``ModelObject/hasChanges``, ``ModelObject/hasAnyChanges``)
+    /// cleared once the file holds them: the store is their home, as a
+    /// document's file is. Only models that recorded no change while the
+    /// store saved are cleared, and none whose key could not be written. It
+    /// is `false` by default, as for ``ModelObject/write(to:format:validating:references:durability:clearingChanges:)``,
+    /// so that a save never tells an app that edits are saved that are not.
+    /// - Parameter clearingChanges: whether a successful save clears the
+    ///   change flags of the attached models it wrote.
     /// - Throws: ``ModelError`` naming the file when it cannot be read (it
     ///   is then left as it is) or written, or naming the key of a value
     ///   that cannot be written (the other changes are saved).
-    public func save() throws {
+    public func save(clearingChanges: Bool = false) throws {
+        // Counted before the attached models are read for the file.
+        let counts = clearingChanges ? attachedChangeCounts() : []
         let (changes, unwritable) = try saveChanges()
+        if !counts.isEmpty {
+            let written = lock.withLock {
+                counts.filter { key, model, _ in attachedModels[key] === model && pendingValues[key] == nil }
+            }
+            for (_, model, modelCounts) in written { model.clearChanges(unchangedSince: modelCounts) }
+        }
         notify(changes)
         if let unwritable { throw unwritable }
+    }
+
+    /// The attached models, each with the change counts of its graph.
+    private func attachedChangeCounts() -> [(String, ModelObject, ChangeCounts)] {
+        let attached = lock.withLock { attachedModels }
+        return attached.map { key, model in (key, model, model.changeCounts()) }
     }
 
     /// Writes the pending changes; returns what changed for observers, and

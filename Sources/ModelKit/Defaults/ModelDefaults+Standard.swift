@@ -46,7 +46,7 @@ extension ModelDefaults {
     ///
     /// When its file exists but cannot be read, the store still answers
     /// (registered defaults, values set in this run) but never writes the
-    /// file: ``save()`` throws the error, and ``loadError`` says it. Open
+    /// file: ``save(clearingChanges:)`` throws the error, and ``loadError`` says it. Open
     /// `ModelDefaults(url: ModelDefaults.standardURL, recovery: .moveAside)`
     /// to set the bad file aside and start again.
     public static let standard: ModelDefaults = {

@@ -21,7 +21,7 @@ import Foundation
 ///   default: 0.8)` in `extension ModelDefaults.Keys` and use `store[.volume]`.
 /// - **Registered defaults** (``register(defaults:)``) answer for keys the
 ///   file does not hold, and are never written to it.
-/// - **Saving**: ``save()`` writes now; changes are also written a moment
+/// - **Saving**: ``save(clearingChanges:)`` writes now; changes are also written a moment
 ///   after they are made, when the store is released, and when the process
 ///   exits normally. A value the file cannot hold is reported by key and
 ///   does not stop the others from being saved. Each write
@@ -90,7 +90,7 @@ public final class ModelDefaults: @unchecked Sendable {
     ///   - format: `.xml` (the default) or `.binary`, for writing; either is read.
     ///   - recovery: what to do with a file that cannot be read as a store.
     ///   - autosaveDelay: seconds after a change before the store saves by
-    ///     itself; `nil` saves only on ``save()`` and at exit.
+    ///     itself; `nil` saves only on ``save(clearingChanges:)`` and at exit.
     ///   - watchInterval: how often to check whether another process changed
     ///     the file; `nil` never checks (use ``reload()``).
     /// - Throws: ``ModelError`` naming the file when it exists but cannot be
@@ -137,7 +137,7 @@ public final class ModelDefaults: @unchecked Sendable {
     }
 
     /// A store released with unsaved changes saves them first, at once,
-    /// through the same writer as ``save()``: a change the store accepted is
+    /// through the same writer as ``save(clearingChanges:)``: a change the store accepted is
     /// not lost because the store went away before its autosave. A failure
     /// then is written to standard error and kept in ``releaseSaveError``.
     deinit {

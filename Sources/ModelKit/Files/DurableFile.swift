@@ -27,7 +27,7 @@ public enum FileDurability: Sendable, Hashable {
     case unsynced
 }
 
-/// ModelKit's one writer of files: documents (``ModelObject/write(to:format:validating:references:durability:)``),
+/// ModelKit's one writer of files: documents (``ModelObject/write(to:format:validating:references:durability:clearingChanges:)``),
 /// the defaults store and JSON Lines all go through it.
 ///
 /// A write is a database's commit in small:

@@ -51,7 +51,7 @@ public enum JSONLines {
 
     /// Writes `models` to a file, one compact JSON document per line, each
     /// line ended by `\n`, replacing the file durably through ModelKit's
-    /// file writer (as ``ModelObject/write(to:format:validating:references:durability:)``
+    /// file writer (as ``ModelObject/write(to:format:validating:references:durability:clearingChanges:)``
     /// does): a temporary file beside it, synced and renamed over it.
     ///
     /// The lines are made in memory first, so that a model that cannot be

@@ -163,6 +163,19 @@ extension ModelObject {
     ///     in the format's options asks for shared references.
     ///   - durability: ``FileDurability/synced`` (the default), or
     ///     ``FileDurability/unsynced`` for caches and scratch files.
+    ///   - clearingChanges: whether a successful write clears the change
+    ///     flags (``hasChanges``, ``hasAnyChanges``, ``changedKeys``) of this
+    ///     model and every model it reaches, as saving a document clears its
+    ///     "edited" mark; `false` by default. Pass `true` when the file is the
+    ///     model's home (the document's own file). Leave it `false` for an
+    ///     export, a backup or a copy (what `NSDocument` calls "Save To"),
+    ///     which leaves the document as unsaved as it was. The default is
+    ///     `false` because that mistake is the safer one: flags left set show
+    ///     "unsaved" a moment too long, while flags cleared by a copy would
+    ///     tell the app that edits are saved that are not, and lose them.
+    ///     Only models that recorded no change while the file was written are
+    ///     cleared: a change made meanwhile, on another thread, stays a change.
+    ///     A write that fails clears nothing.
     /// - Throws: ``ModelError`` for an extension that names no format, an
     ///   invalid graph, a value the format cannot hold, or a file that cannot
     ///   be written, naming the file and the cause (no such folder,
@@ -170,9 +183,11 @@ extension ModelObject {
     ///   file system).
     public func write(
         to url: URL, format: ModelDocumentFormat? = nil, validating: Bool = true,
-        references: ReferencePolicy = .cycles, durability: FileDurability = .synced
+        references: ReferencePolicy = .cycles, durability: FileDurability = .synced, clearingChanges: Bool = false
     ) throws {
         try DurableFile.requireFileURL(url)
+        // Counted before anything is read for the file.
+        let counts = clearingChanges ? changeCounts() : nil
         if validating { try validate() }
         let format = try ModelDocumentFormat.chosen(format, for: url)
         let data: Data
@@ -183,5 +198,6 @@ extension ModelObject {
             data = try format.data(for: .object(encodedRoot(references: references)))
         }
         try DurableFile.write(data, to: url, durability: durability)
+        if let counts { clearChanges(unchangedSince: counts) }
     }
 }

@@ -19,7 +19,7 @@ extension ModelValue {
     }
 
     /// Writes the value as a document file through ModelKit's durable
-    /// writer, as ``ModelObject/write(to:format:validating:references:durability:)``
+    /// writer, as ``ModelObject/write(to:format:validating:references:durability:clearingChanges:)``
     /// writes a model: atomically, synced, keeping the file's permissions and
     /// symbolic links.
     ///

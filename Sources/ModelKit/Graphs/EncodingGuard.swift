@@ -35,10 +35,23 @@ final class EncodingGuard {
     /// The id of a model with ``ReferencePolicy/shared``.
     private struct SharedID {
         let id: String
+        /// Its index in `idCarriers`.
+        var number = 0
         /// Whether the model has been entered: later occurrences are references.
         var isWritten: Bool
     }
     @exclusivity(unchecked) private var nextID = 1
+    /// How many models the document has entered so far: a model's number in
+    /// document order (its `"$id"` comes first among its members).
+    @exclusivity(unchecked) private var entered = 0
+    /// By position on `path`: the number in document order of the model there.
+    @exclusivity(unchecked) private var enteredAt: [Int] = []
+    /// By id made (`"1"` first): the number in document order of the model
+    /// that carries it, `Int.max` until it is entered.
+    @exclusivity(unchecked) private var idCarriers: [Int] = []
+    /// The ids to give instead of `"1"`, `"2"`, …, in the order they are
+    /// made: set to write a document again with its ids in document order.
+    @exclusivity(unchecked) private var renamedIDs: [String] = []
     /// The deepest nesting of models the document may have: the format's
     /// limit (JSON's can be raised by its writing options).
     @exclusivity(unchecked) private var limit = PropertyListBridge.maximumDepth
@@ -78,6 +91,9 @@ final class EncodingGuard {
         // a model) continues that document's ids, path, policy and limit.
         if path.isEmpty {
             nextID = 1
+            entered = 0
+            idCarriers.removeAll(keepingCapacity: true)
+            renamedIDs = []
             limit = maximumDepth
             if policy == .shared {
                 shared = Self.modelsNeedingIDs(from: root)
@@ -120,7 +136,7 @@ final class EncodingGuard {
             if let existing = ids[position] {
                 id = existing
             } else {
-                id = makeID()
+                id = makeID(carrier: enteredAt[position])
                 ids[position] = id
             }
             wroteReference = true
@@ -142,12 +158,21 @@ final class EncodingGuard {
         var id = plannedID
         if let shared, shared.contains(key) {
             // The id a weak reference before it gave it, or a new one.
-            let given = sharedIDs[key]?.id ?? makeID()
-            id = given
-            sharedIDs[key] = SharedID(id: given, isWritten: true)
+            var given: SharedID
+            if let earlier = sharedIDs[key] {
+                given = earlier
+                idCarriers[earlier.number] = entered
+            } else {
+                given = SharedID(id: makeID(carrier: entered), number: idCarriers.count - 1, isWritten: false)
+            }
+            given.isWritten = true
+            id = given.id
+            sharedIDs[key] = given
         }
         if let id { ids[path.count] = id }
         path.append(key)
+        enteredAt.append(entered)
+        entered += 1
         if path.count > Self.linearSearchLimit {
             if positions.isEmpty {
                 for (index, object) in path.enumerated() { positions[object] = index }
@@ -174,8 +199,8 @@ final class EncodingGuard {
                 return entry.id
             }
             if shared.contains(key) {
-                let id = makeID()
-                sharedIDs[key] = SharedID(id: id, isWritten: false)
+                let id = makeID(carrier: Int.max)
+                sharedIDs[key] = SharedID(id: id, number: idCarriers.count - 1, isWritten: false)
                 wroteReference = true
                 return id
             }
@@ -185,7 +210,7 @@ final class EncodingGuard {
             wroteReference = true
             return existing
         }
-        let id = makeID()
+        let id = makeID(carrier: enteredAt[position])
         ids[position] = id
         wroteReference = true
         return id
@@ -197,6 +222,7 @@ final class EncodingGuard {
     @discardableResult
     func leave() -> String? {
         let object = path.removeLast()
+        enteredAt.removeLast()
         if !positions.isEmpty {
             if path.count >= Self.linearSearchLimit {
                 positions[object] = nil
@@ -212,9 +238,46 @@ final class EncodingGuard {
         return path.lastIndex(of: key)
     }
 
-    private func makeID() -> String {
+    /// A new id, for the model whose number in document order is `carrier`.
+    private func makeID(carrier: Int) -> String {
         defer { nextID += 1 }
-        return String(nextID)
+        idCarriers.append(carrier)
+        return nextID <= renamedIDs.count ? renamedIDs[nextID - 1] : String(nextID)
+    }
+
+    /// When the document just written gave its ids out of document order (a
+    /// back-reference met inside a model gives its id before its ancestor's,
+    /// a weak reference gives an id before its model is written), the ids
+    /// to give instead, in the order they are made, so that a second writing
+    /// numbers them in document order: `"$id":"1"` is the first in the text.
+    /// `nil` when they are in order already, or inside another document.
+    func idsInDocumentOrder() -> [String]? {
+        guard path.isEmpty, renamedIDs.isEmpty, idCarriers.count > 1 else { return nil }
+        var inOrder = true
+        for index in idCarriers.indices.dropFirst() where idCarriers[index] < idCarriers[index - 1] {
+            inOrder = false
+            break
+        }
+        guard !inOrder else { return nil }
+        // A permutation of "1"..."n": should a second writing make more ids
+        // (the graph changed meanwhile), the extra ones keep their numbers,
+        // above n, and no two models share one.
+        var renamed = [String](repeating: "", count: idCarriers.count)
+        let order = idCarriers.indices.sorted { (idCarriers[$0], $0) < (idCarriers[$1], $1) }
+        for (rank, made) in order.enumerated() { renamed[made] = String(rank + 1) }
+        return renamed
+    }
+
+    /// Begins writing the document again, giving `renamed` ids (from
+    /// ``idsInDocumentOrder()``) in the order they are made.
+    func restart(renaming renamed: [String]) {
+        failure = nil
+        wroteReference = false
+        nextID = 1
+        entered = 0
+        idCarriers.removeAll(keepingCapacity: true)
+        if shared != nil { sharedIDs = [:] }
+        renamedIDs = renamed
     }
 
     /// The models that get an id with ``ReferencePolicy/shared``: those

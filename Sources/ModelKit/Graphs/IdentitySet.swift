@@ -14,9 +14,14 @@ struct IdentitySet {
 
     /// A set holding `first`.
     init(_ first: AnyObject) {
+        self.init()
+        insert(first)
+    }
+
+    /// An empty set.
+    init() {
         buckets = [UInt](repeating: 0, count: 16)
         shift = UInt(UInt.bitWidth - 4)
-        insert(first)
     }
 
     /// Adds `object`; returns whether it was not there yet.

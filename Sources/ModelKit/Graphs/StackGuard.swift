@@ -166,16 +166,19 @@ enum StackGuard {
         let encoding: EncodingGuard?
         let decoding: DecodingReferences.Holder?
         let coding: CodingContext?
+        let loading: LoadInProgress?
         init(body: @escaping () -> Void) {
             self.body = body
             encoding = EncodingGuard.existing
             decoding = DecodingReferences.existingHolder
             coding = CodingContext.existing
+            loading = LoadInProgress.existing
         }
         func run() {
             if let encoding { EncodingGuard.install(encoding) }
             if let decoding { DecodingReferences.install(decoding) }
             if let coding { CodingContext.install(coding) }
+            if let loading { LoadInProgress.install(loading) }
             body()
         }
     }

@@ -53,19 +53,22 @@ extension Array where Element: ModelObject {
         guard case .array(let elements) = modelValue else {
             throw ModelError.typeMismatch(expected: "an array of \(Element.self) objects", found: modelValue)
         }
-        var models: [Element] = []
-        models.reserveCapacity(elements.count)
-        // Elements that reject unknown keys: all of them are reported together.
-        var unknown = UnknownKeyErrors()
-        for (index, element) in elements.enumerated() {
-            do {
-                models.append(try Element.decoded(from: element))
-            } catch let error as ModelError {
-                try unknown.record(error, at: .index(index))
+        // One load: the elements' didLoad() hooks run once all have loaded.
+        self = try ModelObject.loading(roots: { $0 }) {
+            var models: [Element] = []
+            models.reserveCapacity(elements.count)
+            // Elements that reject unknown keys: all of them are reported together.
+            var unknown = UnknownKeyErrors()
+            for (index, element) in elements.enumerated() {
+                do {
+                    models.append(try Element.decoded(from: element))
+                } catch let error as ModelError {
+                    try unknown.record(error, at: .index(index))
+                }
             }
+            try unknown.throwIfAny()
+            return models
         }
-        try unknown.throwIfAny()
-        self = models
     }
 
     /// The saved forms of the models, as an array.
@@ -101,7 +104,7 @@ extension Array where Element: ModelObject {
     }
 
     /// Writes the models as one document through ModelKit's durable writer
-    /// (see ``ModelObject/write(to:format:validating:references:durability:)``).
+    /// (see ``ModelObject/write(to:format:validating:references:durability:clearingChanges:)``).
     /// - Parameters:
     ///   - format: the format; `nil` takes it from the extension.
     ///   - validating: whether to ``ModelObject/validate()`` every model first.

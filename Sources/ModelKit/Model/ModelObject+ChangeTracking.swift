@@ -42,6 +42,36 @@ extension ModelObject {
         }
     }
 
+    /// Each model reachable from this object (itself included) with the
+    /// count of changes it has recorded: taken before a save that clears
+    /// change flags, which then clears only models whose count is unchanged.
+    func changeCounts() -> ChangeCounts {
+        var counts = ChangeCounts()
+        walkGraph { object, state in
+            counts.models[ObjectIdentifier(object)] = (object, state.changeCount)
+            return true
+        }
+        return counts
+    }
+
+    /// Clears the change flags of the models reachable from this object that
+    /// recorded no change since `counts` was taken: what a save wrote is no
+    /// longer a change, and a change made while it wrote stays one.
+    func clearChanges(unchangedSince counts: ChangeCounts) {
+        walkGraph { object, state in
+            if let (_, count) = counts.models[ObjectIdentifier(object)], count == state.changeCount {
+                state.clearChangeRecords()
+            }
+            return true
+        }
+    }
+
+    /// Visits the state of this object and of every model reachable from it
+    /// once, each under its object's lock, until `visit` returns false.
+    func walkGraph(_ visit: (inout ModelState) -> Bool) {
+        walkGraph { _, state in visit(&state) }
+    }
+
     /// Visits the state of this object and of every model reachable from it
     /// once, each under its object's lock, until `visit` returns false.
     ///
@@ -49,13 +79,13 @@ extension ModelObject {
     /// round trip per object. Slots holding a model, an optional model or an
     /// array of models are read as such; other slots that may hold models
     /// (dictionaries, sets, nested arrays) are searched through their codec.
-    func walkGraph(_ visit: (inout ModelState) -> Bool) {
+    func walkGraph(_ visit: (ModelObject, inout ModelState) -> Bool) {
         var pending: [ModelObject] = [self]
         var seen = IdentitySet(self)
         while let object = pending.popLast() {
             let layout = object.layout
             let goOn = object.withState { state -> Bool in
-                guard visit(&state) else { return false }
+                guard visit(object, &state) else { return false }
                 for (index, offset) in layout.modelSlots.enumerated() {
                     let value = state.value(at: offset)
                     if let shape = layout.modelShapes[index] {
@@ -73,4 +103,10 @@ extension ModelObject {
             guard goOn else { return }
         }
     }
+}
+
+/// The models of a graph with their counts of recorded changes, held
+/// strongly so that no other model can take one's identity meanwhile.
+struct ChangeCounts {
+    var models: [ObjectIdentifier: (ModelObject, UInt)] = [:]
 }

@@ -259,8 +259,10 @@ extension ModelObject: ModelValueConvertible {
             throw ModelError.typeMismatch(expected: "a \(self) object", found: modelValue)
         }
         // One level of recursion per model: on a large stack when this one runs low.
-        return try DecodingReferences.decoding {
-            try StackGuard.continuingOnLargeStack { try decodedModel(from: members, references: .current!) }
+        return try loading(roots: { [$0] }) {
+            try DecodingReferences.decoding {
+                try StackGuard.continuingOnLargeStack { try decodedModel(from: members, references: .current!) }
+            }
         }
     }
 

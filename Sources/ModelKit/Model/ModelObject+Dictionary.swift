@@ -26,16 +26,23 @@ extension ModelObject {
     ///
     /// Keys present in `dictionary` replace the values of their properties
     /// (nested models are replaced, not merged); missing keys leave their
-    /// properties as they are; keys the class does not save are merged into
-    /// the ``extensibleProperties``. Values that differ from the current ones
-    /// are recorded as changes. If any value is bad, nothing changes.
+    /// properties as they are; keys the class does not save follow its
+    /// ``unknownKeys`` policy, as in loaded data: ``UnknownKeyPolicy/keep``
+    /// (the default) merges them into the ``extensibleProperties`` (a
+    /// misspelt key lands there), ``UnknownKeyPolicy/ignore`` drops them,
+    /// ``UnknownKeyPolicy/reject`` throws naming each. Values that differ
+    /// from the current ones are recorded as changes. If any value is bad,
+    /// nothing changes. ``didLoad()`` then runs on this object and on the
+    /// models the values brought, children first.
     /// - Throws: ``ModelError`` naming the key path of the first bad value.
     public func update(from dictionary: [String: Any]) throws {
-        if let members = directlyDecodedMembers(dictionary) {
-            apply(members, recordingChanges: true, replacingBag: false)
-            return
+        try loadingInPlace {
+            if let members = directlyDecodedMembers(dictionary) {
+                apply(members, recordingChanges: true, replacingBag: false)
+                return
+            }
+            apply(try decodePendingDictionary(dictionary), recordingChanges: true, replacingBag: false)
         }
-        apply(try decodePendingDictionary(dictionary), recordingChanges: true, replacingBag: false)
     }
 
     /// Decodes `dictionary` for this object, the root, through `ModelValue`,
@@ -57,7 +64,7 @@ extension ModelObject {
         guard case .object(let members) = modelValue else {
             throw ModelError.typeMismatch(expected: "a \(Swift.type(of: self)) object", found: modelValue)
         }
-        apply(try decodePendingRoot(members), recordingChanges: true, replacingBag: false)
+        try loadingInPlace { apply(try decodePendingRoot(members), recordingChanges: true, replacingBag: false) }
     }
 }
 

@@ -91,7 +91,7 @@ extension ModelObject {
         let guardian = EncodingGuard.current
         let saved = guardian.begin(root: self, policy: references, maximumDepth: maximumDepth)
         defer { guardian.end(saved) }
-        let members = encodedMembers()
+        let members = encodedMembersWithIDsInOrder(guardian, includeMetadata: true)
         if let failure = guardian.failure { throw failure }
         return members
     }
@@ -105,6 +105,16 @@ extension ModelObject {
         let guardian = EncodingGuard.current
         let saved = guardian.begin(root: self, policy: references)
         defer { guardian.end(saved) }
+        return encodedMembersWithIDsInOrder(guardian, includeMetadata: includeMetadata)
+    }
+
+    /// The saved form of this object as the root of the document begun on
+    /// `guardian`, written a second time when the ids it gave are not in
+    /// document order, so that `"$id":"1"` comes first in the text.
+    private func encodedMembersWithIDsInOrder(_ guardian: EncodingGuard, includeMetadata: Bool) -> ModelValue.Object {
+        let members = encodedMembers(includeMetadata: includeMetadata)
+        guard guardian.failure == nil, let renamed = guardian.idsInDocumentOrder() else { return members }
+        guardian.restart(renaming: renamed)
         return encodedMembers(includeMetadata: includeMetadata)
     }
 

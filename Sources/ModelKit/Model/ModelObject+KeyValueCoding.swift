@@ -26,13 +26,24 @@ extension ModelObject {
     /// differs from the current one.
     ///
     /// For a saved key, `value` must be of the property's type (`nil` for an
-    /// optional), or a ``ModelValue`` that converts to it. Any other key sets
-    /// an extensible property: `value` must then be a ``ModelValue`` or a
-    /// ``ModelValueConvertible`` value, and `nil` removes it. Dots reach into
-    /// nested models: `child.title`.
+    /// optional), or a ``ModelValue`` that converts to it. Any other key is
+    /// an unknown key, which follows the class's ``unknownKeys`` policy as
+    /// loaded data does: with ``UnknownKeyPolicy/keep`` (the default) it sets
+    /// an extensible property (so a misspelt key lands in the bag: `value`
+    /// must then be a ``ModelValue`` or a ``ModelValueConvertible`` value,
+    /// and `nil` removes it); ``UnknownKeyPolicy/ignore`` drops it;
+    /// ``UnknownKeyPolicy/reject`` throws, naming the key. Dots reach into
+    /// nested models, and numbers index arrays: `children.0.title`.
+    ///
+    /// ```swift
+    /// try note.setValue("Milk", forKey: "children.0.title")
+    /// // with no children: children[0]: there is no element 0: the array is empty
+    /// ```
     ///
     /// - Throws: ``ModelError`` naming the key path when the value is of the
-    ///   wrong type or the path does not lead to a model.
+    ///   wrong type, breaks a rule, is an unknown key of a class that rejects
+    ///   them, or the path does not lead to a model (saying why: no such
+    ///   element, no such key, a `nil` on the way).
     public func setValue(_ value: Any?, forKey key: String) throws {
         let components = key.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         var current: Any = self
@@ -41,7 +52,7 @@ extension ModelObject {
             path = path.appending(Int(component).map { .index($0) } ?? .key(component))
             guard let next = Self.member(component, of: current) else {
                 throw ModelError(
-                    code: .unknownKey, message: "found nothing at this key path", keyPath: path)
+                    code: .unknownKey, message: Self.whyNothing(at: component, in: current), keyPath: path)
             }
             current = next
         }
@@ -58,10 +69,47 @@ extension ModelObject {
         }
     }
 
+    /// Why ``member(_:of:)`` found nothing at `component` of `container`:
+    /// the end of a key path's message.
+    private static func whyNothing(at component: String, in container: Any) -> String {
+        func elements(_ count: Int) -> String {
+            count == 0 ? "the array is empty" : "the array has \(count) element\(count == 1 ? "" : "s")"
+        }
+        func noElement(_ count: Int) -> String {
+            guard Int(component) != nil else {
+                return "expected the index of an element, found \(ModelValue.quoted(component)): \(elements(count))"
+            }
+            return "there is no element \(component): \(elements(count))"
+        }
+        switch container {
+        case let model as ModelObject:
+            let layout = model.layout
+            if layout.offsetsByKey[component] ?? layout.offsetsByName[component] != nil {
+                return "this is nil, not a model"
+            }
+            return "\(Swift.type(of: model)) has no saved key or extensible property \(ModelValue.quoted(component))"
+        case let value as ModelValue:
+            switch value {
+            case .array(let array): return noElement(array.count)
+            case .object: return "the object has no member \(ModelValue.quoted(component))"
+            default: return "expected an array or an object, found \(value)"
+            }
+        case is [String: Any]:
+            return "the dictionary has no value for \(ModelValue.quoted(component))"
+        case let array as [Any]:
+            return noElement(array.count)
+        default:
+            return "expected a model, an array or a dictionary, found a value of type \(Swift.type(of: container))"
+        }
+    }
+
     /// Sets a saved property or an extensible property of this object.
     private func setOwnValue(_ value: Any?, forKey key: String) throws {
         let layout = self.layout
         guard let offset = layout.offsetsByKey[key] ?? layout.offsetsByName[key] else {
+            // An unknown key follows the class's policy, as in loaded data:
+            // `.ignore` drops it, `.reject` refuses it, `.keep` puts it in the bag.
+            if layout.unknownKeys == .ignore, key != layout.versionKey, key != layout.typeKey { return }
             let modelValue: ModelValue?
             switch value {
             case .none: modelValue = nil

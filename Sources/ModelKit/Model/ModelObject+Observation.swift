@@ -19,9 +19,14 @@ extension ModelObject: Observable {}
 /// One change of one key: what ``ModelObject/observe(_:handler:)`` observers
 /// receive.
 ///
-/// For a saved property the values are the property's Swift values; for an
+/// For a saved property the values are the property's Swift values, with
+/// an optional unwrapped: `nil` when it holds none, else the value it holds
+/// (`newValue as? String`, never `Optional(Optional("hello"))`); for an
 /// extensible property its ``ModelValue`` (`nil` when absent); for a key
 /// declared in ``ModelObject/dependentKeys`` both are `nil`.
+///
+/// Its description shows the values as they would be written in Swift or
+/// JSON: `notes: nil → "hello"`, `count: 2 → 3`, `tags: [] → ["home"]`.
 public struct ModelChange: CustomStringConvertible {
     /// The key, or the key path observed (`"child.title"`).
     public let key: String
@@ -39,8 +44,8 @@ public struct ModelChange: CustomStringConvertible {
 
     init(key: String, oldValue: Any?, newValue: Any?, slot: Int?) {
         self.key = key
-        self.oldValue = oldValue
-        self.newValue = newValue
+        self.oldValue = oldValue.flatMap(ModelObject.unwrapped)
+        self.newValue = newValue.flatMap(ModelObject.unwrapped)
         self.slot = slot
     }
 
@@ -60,9 +65,25 @@ public struct ModelChange: CustomStringConvertible {
         return new.difference(from: old)
     }
 
-    /// A readable description.
+    /// The key and the values before and after, as written in Swift or JSON:
+    /// `notes: nil → "hello"`.
     public var description: String {
-        "\(key): \(oldValue.map { "\($0)" } ?? "nil") → \(newValue.map { "\($0)" } ?? "nil")"
+        "\(key): \(Self.describe(oldValue)) → \(Self.describe(newValue))"
+    }
+
+    /// `value` as a user would write it: `nil`, strings quoted, convertible
+    /// values in their JSON-like form (``ModelValue/description``), models
+    /// as their class and saved values.
+    static func describe(_ value: Any?) -> String {
+        switch value {
+        case .none: return "nil"
+        case let model as ModelObject: return model.description
+        case let models as [ModelObject]: return "[" + models.map(\.description).joined(separator: ", ") + "]"
+        case let modelValue as ModelValue: return modelValue.description
+        case let string as String: return ModelValue.quoted(string)
+        case let convertible as any ModelValueConvertible: return convertible.modelValue.description
+        case .some(let other): return "\(other)"
+        }
     }
 }
 
@@ -129,7 +150,7 @@ extension ModelObject {
     ///
     /// ```swift
     /// let token = note.observe("title") { change in print(change) }
-    /// note.title = "Milk"      // prints title: Untitled → Milk
+    /// note.title = "Milk"      // prints title: "Untitled" → "Milk"
     /// note.title = "Milk"      // nothing: the same value
     /// token.cancel()
     /// ```

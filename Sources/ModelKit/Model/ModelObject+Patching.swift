@@ -37,6 +37,10 @@ extension ModelObject {
     ///   (naming the operation and the key path), or the failures of
     ///   ``validate()``.
     public func apply(_ patch: JSONPatch) throws {
+        try loadingInPlace { try applyPatch(patch) }
+    }
+
+    private func applyPatch(_ patch: JSONPatch) throws {
         let original = try encodedRoot()
         let layout = self.layout
         let type = Swift.type(of: self)
@@ -99,6 +103,10 @@ extension ModelObject {
     ///   is not an object, changes a metadata key or removes a saved key, a
     ///   value a property cannot hold, or the failures of ``validate()``.
     public func apply(_ patch: JSONMergePatch) throws {
+        try loadingInPlace { try applyMergePatch(patch) }
+    }
+
+    private func applyMergePatch(_ patch: JSONMergePatch) throws {
         guard case .object = patch.value else {
             throw ModelError(
                 code: .typeMismatch,

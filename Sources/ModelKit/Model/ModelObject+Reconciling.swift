@@ -115,6 +115,8 @@ final class ModelReconciler {
                 live.apply(values: updates, bag: bag, newerVersion: nil, recordingChanges: true, replacingBag: false)
                 for key in removed { live.removeExtensibleProperty(forKey: key) }
             }
+            // Its didLoad() runs when the patch ends, as the models it brought do.
+            ModelObject.noteEditedByLoad(live)
         }
         for model in kept {
             let layout = model.layout

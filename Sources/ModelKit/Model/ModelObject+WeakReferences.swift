@@ -23,6 +23,7 @@ extension ModelObject {
             let old = cell.pointee?.object
             if old === newObject { return .unchanged }
             state.changedSlots.insert(slot)
+            state.changeCount &+= 1
             cell.pointee = newObject.map(WeakBox.init)
             guard let center = state.observation else { return .changed }
             guard center.hasListeners || state.lockHolds > 0 else {

@@ -138,6 +138,37 @@ open class ModelObject: @unchecked Sendable {
     /// ```
     open func loadDefaultValues() {}
 
+    /// Rebuilds what loaded data does not hold: a weak parent, a cache, a
+    /// value derived from others. Runs once per model after every load has
+    /// applied its values: a document read (JSON, a property list, a file,
+    /// a dictionary, ``ModelDefaults``, JSON Lines, `Codable`), and a load
+    /// into a live model (``update(from:)-([String:Any])``, a patch), where
+    /// it runs on the models the load brought or edited and on the model
+    /// loaded into. Children's hooks run before their parents', so a parent
+    /// sees its children ready. The base implementation does nothing; call
+    /// `super.didLoad()` when you override it.
+    ///
+    /// ```swift
+    /// final class TodoList: ModelObject, @unchecked Sendable {
+    ///     @Saved var items: [TodoItem] = []
+    ///     override func didLoad() {
+    ///         super.didLoad()
+    ///         for item in items where item.list !== self { item.list = self }
+    ///     }
+    /// }
+    ///
+    /// final class TodoItem: ModelObject, @unchecked Sendable {
+    ///     @Saved var title = ""
+    ///     @Saved(reference: .weak) var list: TodoList? = nil
+    /// }
+    /// ```
+    ///
+    /// In a model that the load made, what the hook changes is not recorded
+    /// as a change (a document just read has no changes); in a live model
+    /// that the load edited, it is, as the load's own changes are. A load
+    /// that fails runs no hook.
+    open func didLoad() {}
+
     // MARK: - Class settings
 
     /// The version of the class's saved data. Default 1.
@@ -269,7 +300,7 @@ open class ModelObject: @unchecked Sendable {
     /// - Throws: ``ModelError`` naming the key path of the first bad value.
     public required convenience init(modelValue: ModelValue) throws {
         self.init()
-        try load(modelValue)
+        try loadingNew { try load(modelValue) }
     }
 
     /// Creates an object from a property-list-style dictionary.
@@ -285,17 +316,19 @@ open class ModelObject: @unchecked Sendable {
     /// - Throws: ``ModelError`` naming the key path of the first bad value.
     public required convenience init(dictionary: [String: Any]) throws {
         self.init()
-        // Straight from the dictionary when the direct path can; otherwise,
-        // and for every error, through ModelValue.
-        if directlyDecodedInPlace(dictionary) { return }
-        apply(try decodePendingDictionary(dictionary), recordingChanges: false, replacingBag: true)
+        try loadingNew {
+            // Straight from the dictionary when the direct path can; otherwise,
+            // and for every error, through ModelValue.
+            if directlyDecodedInPlace(dictionary) { return }
+            apply(try decodePendingDictionary(dictionary), recordingChanges: false, replacingBag: true)
+        }
     }
 
     /// Creates an object from an XML or binary property list.
     /// - Throws: ``ModelError`` for a malformed document or a bad value.
     public required convenience init(propertyList data: Data) throws {
         self.init()
-        try load(ModelValue(propertyList: data))
+        try loadingNew { try load(ModelValue(propertyList: data)) }
     }
 
     /// Creates an object from JSON.
@@ -308,7 +341,7 @@ open class ModelObject: @unchecked Sendable {
     ///   document, or the key path of a bad value.
     public required convenience init(json: Data, options: JSONReadingOptions = JSONReadingOptions()) throws {
         self.init()
-        try loadJSON(json, options: options)
+        try loadingNew { try loadJSON(json, options: options) }
     }
 
     /// Creates an object from a JSON or property-list file, whichever the
@@ -318,11 +351,13 @@ open class ModelObject: @unchecked Sendable {
     public required convenience init(contentsOf url: URL) throws {
         self.init()
         let (data, format) = try ModelDocumentFormat.bytes(contentsOf: url)
-        try ModelDocumentFormat.attributing(to: url) {
-            if case .json = format {
-                try loadJSON(data, options: JSONReadingOptions())
-            } else {
-                try load(ModelValue(propertyList: data))
+        try loadingNew {
+            try ModelDocumentFormat.attributing(to: url) {
+                if case .json = format {
+                    try loadJSON(data, options: JSONReadingOptions())
+                } else {
+                    try load(ModelValue(propertyList: data))
+                }
             }
         }
     }
@@ -341,7 +376,7 @@ open class ModelObject: @unchecked Sendable {
         self.init()
         do {
             let dateKeys = layout.dateKeys(for: decoder)
-            try load(CodableModelValue(from: decoder, dateKeys: dateKeys).value)
+            try loadingNew { try load(CodableModelValue(from: decoder, dateKeys: dateKeys).value) }
         } catch let error as ModelError {
             // A decoder's keyed container need not keep the data's order.
             throw error.sortingUnknownKeys()
@@ -409,6 +444,7 @@ open class ModelObject: @unchecked Sendable {
             if value.pointee == newValue { return .unchanged }
             if !state.changedSlots.contains(slot) { _rememberOriginal(slot, value.pointee, &state) }
             state.changedSlots.insert(slot)
+            state.changeCount &+= 1
             guard let center = state.observation else {
                 value.pointee = newValue
                 return .changed
@@ -505,6 +541,7 @@ open class ModelObject: @unchecked Sendable {
         let outcome = storage.withUnsafeMutablePointerToHeader { header -> SlotWrite in
             header.pointee.mutatingSlots.remove(slot)
             header.pointee.changedSlots.insert(slot)
+            header.pointee.changeCount &+= 1
             header.pointee.lockHolds -= 1
             guard let center = header.pointee.observation else { return .changed }
             // Only observation tracking can hear it: tell the registrar directly.

@@ -15,7 +15,7 @@ import Foundation
 /// value that breaks a rule is a decoding error naming its key path, and
 /// nothing is applied) and by ``ModelObject/setValue(_:forKey:)``. Plain
 /// Swift assignment (`person.age = 200`) cannot throw, so it does not check:
-/// call `validate()` before saving, as ``ModelObject/write(to:format:validating:references:durability:)`` does.
+/// call `validate()` before saving, as ``ModelObject/write(to:format:validating:references:durability:clearingChanges:)`` does.
 public struct ValidationRule<Value>: Sendable {
     /// The failure message for a value, or `nil` when the value is valid.
     let failure: @Sendable (Value) -> String?

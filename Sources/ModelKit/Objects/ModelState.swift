@@ -17,6 +17,10 @@ struct ModelState: @unchecked Sendable {
     @usableFromInline var mutatingSlots = SlotSet()
     /// Which slots changed since load, init or `clearChanges()`.
     @usableFromInline var changedSlots = SlotSet()
+    /// How many changes were recorded since the object was made: a save that
+    /// clears change flags clears them only where this is what it was when
+    /// the save began, so a change made while it wrote stays recorded.
+    @usableFromInline var changeCount: UInt = 0
     /// Registrar, observers and streams; created on the first read of a saved
     /// property or the first observer, so objects nobody looks at pay nothing.
     @usableFromInline var observation: ObservationCenter?
@@ -175,12 +179,14 @@ struct ModelState: @unchecked Sendable {
     mutating func markChanged(slot: Int, old: Any, layout: ClassLayout) {
         if !changedSlots.contains(slot), !layout.slotMayHoldModels[slot] { originalValues[slot] = old }
         changedSlots.insert(slot)
+        changeCount &+= 1
     }
 
     /// Records a change of the bag key `key`, whose value was `old` (`nil`: absent).
     mutating func markBagChanged(key: String, old: ModelValue?) {
         if !changedBagKeys.contains(key) { originalBagValues.updateValue(old, forKey: key) }
         changedBagKeys.insert(key)
+        changeCount &+= 1
     }
 
     /// Whether some change is recorded.

@@ -289,7 +289,7 @@ struct HistoryEditCase: CustomStringConvertible, Sendable {
         #expect(note.changes["tags"] as? [String] == ["x"])
         try history.undo()
         #expect(note.changedKeys == ["tags", "title"])
-        #expect(seen == [#"tags: ["x"] → []"#, "title: A → Untitled"])
+        #expect(seen == [#"tags: ["x"] → []"#, #"title: "A" → "Untitled""#])
         try history.redo()
         try history.redo()
         #expect(seen.count == 4)

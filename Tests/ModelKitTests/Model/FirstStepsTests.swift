@@ -133,7 +133,7 @@ extension ModelDefaults.Keys {
             let token = note.observe("title") { change in seen.append("\(change)") }
             note.title = "Milk"
             withExtendedLifetime(token) {}
-            #expect(seen == ["title: Untitled → Milk"])
+            #expect(seen == [#"title: "Untitled" → "Milk""#])
         }
     }
 }

@@ -45,7 +45,7 @@ import Testing
         ("count", "three" as (any Sendable)?, "count: expected Int, found a value of type String"),
         ("title", nil, "title: expected String, found nil"),
         ("children.0.count", 1.5, "children[0].count: expected Int, found a value of type Double"),
-        ("children.9.title", "x", "children[9]: found nothing at this key path"),
+        ("children.9.title", "x", "children[9]: there is no element 9: the array has 2 elements"),
         ("title.length", 1, "title: expected a model to set a value in, found a value of type String"),
         ("count", ModelValue.string("x"), #"count: expected Int, found a string ("x")"#),
     ])

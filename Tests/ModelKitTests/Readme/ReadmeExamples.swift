@@ -350,7 +350,7 @@ final class ReadmeVersionedNote: ModelObject, @unchecked Sendable {
             let list = Note()
             list.children = [Note()]
             let token = list.observe("title") { change in print(change) }
-            list.title = "Milk"              // title: Untitled → Milk
+            list.title = "Milk"              // title: "Untitled" → "Milk"
             list.title = "Milk"              // nothing: the same value
             let first = list.observe("children.0.title") { print($0.newValue ?? "nil") }
             list.children[0].title = "Eggs"  // Eggs

@@ -598,8 +598,8 @@ struct JSONModelEncoder {
 /// refers back to, as the `ModelValue` path does after the fact.
 ///
 /// It walks the models in the writer's order (saved keys in `savedKeys`
-/// order; models alone, optional or in arrays) and gives ids in the order
-/// back-references are met, as the `ModelValue` path does. It gives up, and
+/// order; models alone, optional or in arrays) and numbers the models that
+/// back-references name in document order, as the `ModelValue` path does. It gives up, and
 /// the `ModelValue` path writes the graph, where that order is not sure to be
 /// the writer's: models inside other values (dictionaries of models, say),
 /// graphs deeper than the writer writes directly, classes with problems.
@@ -620,7 +620,7 @@ enum CyclePlan {
         guard let rootChildren = children(of: root) else { return nil }
         var path = [Frame(object: root, index: 0, children: rootChildren)]
         var positions: [ObjectIdentifier: Int] = [ObjectIdentifier(root): 0]
-        var ids: [Int: String] = [:]
+        var carriers = Set<Int>()
         var entered = 1
         while let top = path.last {
             guard top.next < top.children.count else {
@@ -631,8 +631,7 @@ enum CyclePlan {
             let child = top.children[top.next]
             path[path.count - 1].next += 1
             if let position = positions[ObjectIdentifier(child)] {
-                let target = path[position].index
-                if ids[target] == nil { ids[target] = String(ids.count + 1) }
+                carriers.insert(path[position].index)
                 continue
             }
             guard path.count < maximumModels, let grandchildren = children(of: child) else { return nil }
@@ -640,6 +639,9 @@ enum CyclePlan {
             path.append(Frame(object: child, index: entered, children: grandchildren))
             entered += 1
         }
+        // Numbered in document order: a model's "$id" comes first among its members.
+        var ids: [Int: String] = [:]
+        for (rank, index) in carriers.sorted().enumerated() { ids[index] = String(rank + 1) }
         return ids
     }
 
