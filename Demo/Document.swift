@@ -51,13 +51,19 @@ struct Document {
     ///   standard input, for a document that cannot be read.
     static func read(_ place: Place) throws -> Document {
         switch place {
-        case .file(let url, _):
-            // ModelValue's reader words every problem of a file (no such
-            // file, a folder, empty, no known format); the bytes are then
-            // read again for their format and for loading a class.
-            let value = try ModelValue(contentsOf: url)
-            let data = try attributing(to: place) { try Data(contentsOf: url) }
-            return Document(place: place, data: data, format: ModelDocumentFormat(detecting: data) ?? .json, value: value)
+        case .file(let url, let typed):
+            // Read once, so that a pipe (`<(command)`) reads as a file does.
+            // When the bytes cannot be read, or are empty or in no known
+            // format, ModelValue's reader says why, naming the file.
+            guard let data = try? readAll(url), !data.isEmpty, let format = ModelDocumentFormat(detecting: data) else {
+                _ = try ModelValue(contentsOf: url)
+                throw Failure("\(typed): the file changed while it was read")
+            }
+            let value = try attributing(to: place) {
+                if case .json = format { return try ModelValue(json: data) }
+                return try ModelValue(propertyList: data)
+            }
+            return Document(place: place, data: data, format: format, value: value)
         case .standard:
             let data = (try FileHandle.standardInput.readToEnd()) ?? Data()
             guard !data.isEmpty else { throw Failure("standard input: it is empty") }
@@ -70,6 +76,13 @@ struct Document {
             }
             return Document(place: place, data: data, format: format, value: value)
         }
+    }
+
+    /// The bytes of the file at `url`, read to its end (a pipe too).
+    private static func readAll(_ url: URL) throws -> Data {
+        let handle = try FileHandle(forReadingFrom: url)
+        defer { try? handle.close() }
+        return try handle.readToEnd() ?? Data()
     }
 
     /// The class the document names under its type key, read as the Demo
