@@ -150,14 +150,6 @@ extension Assignment {
                 model = models[index]
                 walked += [.key(key), .index(index)]
                 step += 2
-            case let models as [String: ModelObject] where hasNextStep:
-                let name = components[step + 1]
-                guard let nested = models[name] else {
-                    throw Failure("\(path): \(prefix(step + 1)) has no key '\(name)'")
-                }
-                model = nested
-                walked += [.key(key), .key(name)]
-                step += 2
             case nil:
                 if type.savedKeys.contains(key) {
                     throw Failure("\(path): \(prefix(step + 1)) is null")
@@ -165,8 +157,10 @@ extension Assignment {
                 throw Failure("\(path): \(prefix(step)) has no key '\(key)'")
             case let other?:
                 // A value that is not a model (an array of strings, a colour,
-                // an extensible property): its saved form is edited, then set
-                // whole, so the key checks the result.
+                // an extensible property, a dictionary of models), or an
+                // element that is itself the target (children.0={…}): its
+                // saved form is edited, then set whole, so the key checks
+                // the result.
                 guard let saved = (other as? ModelValue) ?? (other as? any ModelValueConvertible)?.modelValue else {
                     throw Failure("\(path): \(prefix(step + 1)) cannot be changed in parts")
                 }

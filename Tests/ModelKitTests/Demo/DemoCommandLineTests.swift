@@ -98,6 +98,23 @@ struct DemoCommandLineTests {
                 extensible properties: none
 
                 """),
+        Case(
+            arguments: ["show", "-"],
+            input: xmlHeader + "<dict>\n\t<key>type</key>\n\t<string>Todo</string>\n\t<key>priority</key>\n\t<integer>1</integer>\n</dict>\n</plist>\n",
+            output: """
+                file: standard input (XML property list)
+                class: Todo
+                version: 1 (none in the document)
+                values:
+                  title: "Untitled"
+                  done: false
+                  priority: 1
+                  due: null
+                  tags: []
+                changed keys: none
+                extensible properties: none
+
+                """),
         Case(arguments: ["show", "-"], errors: "Demo: standard input: it is empty\n", status: 1),
         Case(
             arguments: ["show", "-"], input: "hello",
@@ -122,6 +139,25 @@ struct DemoCommandLineTests {
             arguments: ["set", "tree.json", "children.0.count=4", "children.0.title=B", "children.0.tags=[\"x\"]"],
             output: "changed: children.0.count, children.0.tags, children.0.title\n",
             changedFiles: ["tree.json": treeAfterSet]),
+        Case(
+            // A Color from hex text, null for an optional Date, a property's name for its key, an element of [String].
+            arguments: ["set", "note.json", "colour=#FF8000", "due=null", "renamed=r", "tags=[\"a\",\"b\"]", "tags.1=9"],
+            output: "changed: colour, due, renamed, tags, tags.1\n",
+            changedFiles: [
+                "note.json":
+                    #"{"type":"Note","version":2,"title":"A","count":0,"tags":["a","9"],"colour":{"red":1.0,"green":0.5019607843137255,"#
+                    + #""blue":0.0,"alpha":1.0},"due":null,"snooze":{"amount":5.0,"unit":"minutes"},"child":null,"children":[],"#
+                    + #""legacy_name":"r"}"#
+            ]),
+        Case(
+            arguments: ["set", "tree.json", #"children.0={"title":"D"}"#, "children.0.count=x"],
+            errors: "Demo: children[0].count: expected Int, found a string (\"x\")\n", status: 1),
+        Case(
+            arguments: ["set", "tree.json", #"children.1={"title":"D"}"#],
+            errors: "Demo: children.1: children has no element 1 (it has 1 element)\n", status: 1),
+        Case(
+            arguments: ["set", "tree.json", "colour.red=2"],
+            errors: "Demo: colour.red: expected a number from 0 to 1, found 2\n", status: 1),
         Case(
             arguments: ["set", "-", "children.0.count=many"],
             input: #"{"title":"A","children":[{"title":"C"}]}"#,
