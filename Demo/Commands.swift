@@ -19,9 +19,8 @@ enum Commands {
         guard let first = arguments.first else { return try Tour.run() }
         let rest = Array(arguments.dropFirst())
         guard let command = Command(rawValue: first) else {
-            if first == "--help" || first == "-h" {
-                return try help(rest)
-            }
+            // `Demo --help [COMMAND]` is `Demo help [COMMAND]`.
+            if first == "--help" || first == "-h" { return try run(["help"] + rest) }
             if first.hasPrefix("-") { throw UsageError("unknown option '\(first)'", command: nil) }
             throw UsageError("unknown command '\(first)'", command: nil)
         }

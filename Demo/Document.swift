@@ -53,12 +53,22 @@ struct Document {
         switch place {
         case .file(let url, let typed):
             // Read once, so that a pipe (`<(command)`) reads as a file does.
-            // When the bytes cannot be read, or are empty or in no known
-            // format, ModelValue's reader says why, naming the file.
-            guard let data = try? readAll(url), !data.isEmpty, let format = ModelDocumentFormat(detecting: data) else {
+            // When the bytes cannot be read, ModelValue's reader says why.
+            guard let data = try? readAll(url) else {
                 _ = try ModelValue(contentsOf: url)
-                throw Failure("\(typed): the file changed while it was read")
+                throw Failure("\(typed): the file could not be read")
             }
+            guard !data.isEmpty else {
+                throw ModelError(code: .malformedDocument, message: "the file is empty", file: url)
+            }
+            let detected = ModelDocumentFormat(detecting: data)
+            if detected == nil, (try? url.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true {
+                // ModelValue's reader says what the file starts with.
+                _ = try ModelValue(contentsOf: url)
+            }
+            // A pipe in no known format, which cannot be read again, is read
+            // as JSON, whose reader says what it found at line 1, column 1.
+            let format = detected ?? .json
             let value = try attributing(to: place) {
                 if case .json = format { return try ModelValue(json: data) }
                 return try ModelValue(propertyList: data)
