@@ -85,10 +85,11 @@ enum Command: String, CaseIterable {
             KEY=VALUE changes nothing.
 
             KEY is a key or a dotted key path through nested models, arrays and
-            objects: child.title, children.0.title (element 0 of children). Each
-            step but the last must exist: a path through a missing key, a null
-            or an element past an array's end is refused, naming the path and
-            why. "type" and "version" are metadata that the library writes.
+            objects: child.title, children.0.title (element 0 of children). Every
+            step must name something that exists, except that the last may add
+            a key: a path through a missing key or a null, or to an element past
+            an array's end, is refused, naming the path and why. "type" and
+            "version" are metadata that the library writes.
 
             A document of a class the Demo knows (see 'Demo show --help') is
             read as that class, and VALUE is taken as the declared type of KEY
