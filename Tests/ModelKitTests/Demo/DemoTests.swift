@@ -55,15 +55,15 @@ struct DemoTests {
         (["set", "FILE", "novalue"], 2, "Demo: expected KEY=VALUE, found 'novalue' (see 'Demo set --help')"),
         (["defaults", "get"], 2, "Demo: get takes KEY (see 'Demo defaults --help')"),
         (["defaults", "frob"], 2, "Demo: unknown defaults command 'frob' (see 'Demo defaults --help')"),
-        (["defaults", "get", "absent"], 1, "Demo: no value for 'absent'"),
+        (["defaults", "get", "absent"], 1, "Demo: no such key 'absent'"),
         (["show", "/no/such/file.json"], 1, "Demo: /no/such/file.json: no such file"),
         (["show", ""], 2, "Demo: a FILE cannot be an empty path (see 'Demo show --help')"),
         (["help", "frob"], 2, "Demo: no help for unknown command 'frob' (see 'Demo --help')"),
         (["convert", "/no/such/in.json", "out.json"], 1, "Demo: /no/such/in.json: no such file"),
         (["set", "FILE", "version=7"], 2,
-            "Demo: 'version' is metadata (the document's data version), not a key Note saves; the library writes it (see 'Demo set --help')"),
+            "Demo: 'version' is metadata (the document's data version), not a key to set; the library writes it (see 'Demo set --help')"),
         (["set", "FILE", "type=Other"], 2,
-            "Demo: 'type' is metadata (the document's class name), not a key Note saves; the library writes it (see 'Demo set --help')"),
+            "Demo: 'type' is metadata (the document's class name), not a key to set; the library writes it (see 'Demo set --help')"),
     ]
 
     @Test(arguments: 0..<mistakes.count)
@@ -108,6 +108,7 @@ struct DemoTests {
             #expect(
                 outcome.output == """
                     file: old.json (JSON)
+                    class: Note
                     version: 1, upgraded to 2
                     values:
                       title: "Old"
@@ -175,7 +176,7 @@ struct DemoTests {
             #expect(edited.extensibleProperty(forKey: "future") == ["kept": 1])
             let shown = try DemoProcess.run(["show", "note.bplist"], storeFolder: folder, currentDirectory: folder)
             // Saved by the Demo's Note, which is at version 2.
-            #expect(shown.output.hasPrefix("file: note.bplist (binary property list)\nversion: 2\n"))
+            #expect(shown.output.hasPrefix("file: note.bplist (binary property list)\nclass: Note\nversion: 2\n"))
         }
     }
 
@@ -200,13 +201,15 @@ struct DemoTests {
     }
 
     /// Every valid document shows and converts, whatever stands at its top.
-    @Test(arguments: [("5", "5"), ("null", "null"), (#""text""#, #""text""#), ("[1,2]", "[1,2]")])
+    @Test(arguments: [
+        ("5", "5 (an integer"), ("null", "null (null"), (#""text""#, #""text" (a string"#), ("[1,2]", "[1,2] (an array"),
+    ])
     func showAndConvertHandleEveryValidDocument(content: String, shown: String) throws {
         try withTemporaryFolder { folder in
             try Data(content.utf8).write(to: folder.appendingPathComponent("top.json"))
             let show = try DemoProcess.run(["show", "top.json"], storeFolder: folder, currentDirectory: folder)
             #expect(show.status == 0 && show.errors.isEmpty, "\(show.errors)")
-            #expect(show.output == "file: top.json (JSON)\nvalue: \(shown)\nnot a Note: a Note is an object of keys and values\n")
+            #expect(show.output == "file: top.json (JSON)\nvalue: \(shown), not an object: no class, version or keys)\n")
             let convert = try DemoProcess.run(["convert", "top.json", "top.bplist"], storeFolder: folder, currentDirectory: folder)
             #expect(convert.status == 0 && convert.errors.isEmpty, "\(convert.errors)")
             #expect(convert.output.hasPrefix("wrote top.bplist (binary property list, "))
