@@ -1,4 +1,5 @@
 import Foundation
+import Observation
 import Testing
 
 @testable import ModelKit
@@ -39,7 +40,7 @@ extension ModelDefaults.Keys {
 }
 // README example end
 
-// README example 16
+// README example 18
 struct Address: Codable, Equatable { var street = ""; var zip = "" }
 extension Address: ModelValueConvertible {}
 
@@ -52,7 +53,7 @@ final class Customer: ModelObject, @unchecked Sendable {
 final class ReadmeVersionedNote: ModelObject, @unchecked Sendable {
     @Saved var count = 0
 
-    // README example 20
+    // README example 22
     override class var version: Int { 2 }
     override class func upgrade(_ values: inout [String: ModelValue], from version: Int) throws {
         if version == 1 { values["count"] = values["number"]; values["number"] = nil }
@@ -347,6 +348,27 @@ final class ReadmeVersionedNote: ModelObject, @unchecked Sendable {
                 @Saved var children: [Note] = []
             }
             // README example 11
+            let plan = Note()
+            plan.title = "Plan"
+            let url = FileManager.default.temporaryDirectory.appendingPathComponent("plan-\(UUID()).json")
+            defer { try? FileManager.default.removeItem(at: url) }
+            try plan.write(to: url)                           // an export: the flags stay
+            print(plan.hasChanges)                            // true
+            try plan.write(to: url, clearingChanges: true)    // the document's own file
+            print(plan.hasChanges)                            // false
+            // README example end
+        }
+        try Self.check(11, example)
+    }
+
+    @Test func example12() throws {
+        func example() throws {
+            final class Note: ModelObject, @unchecked Sendable {
+                @Saved var title = "Untitled"
+                @Saved var tags: [String] = []
+                @Saved var children: [Note] = []
+            }
+            // README example 12
             let list = Note()
             list.children = [Note()]
             let token = list.observe("title") { change in print(change) }
@@ -361,12 +383,33 @@ final class ReadmeVersionedNote: ModelObject, @unchecked Sendable {
             tags.cancel()
             // README example end
         }
-        try Self.check(11, example)
+        try Self.check(12, example)
     }
 
-    @Test func example12() throws {
+    @Test func example13() throws {
         func example() throws {
-            // README example 12
+            final class Note: ModelObject, @unchecked Sendable {
+                @Saved var title = "Untitled"
+                @Saved var tags: [String] = []
+                @Saved var children: [Note] = []
+            }
+            // README example 13
+            let shown = Note()
+            withObservationTracking {
+                _ = shown.title
+            } onChange: {
+                print("title changed")
+            }
+            shown.tags = ["a"]            // nothing: tags was not read
+            shown.title = "Changed"       // title changed
+            // README example end
+        }
+        try Self.check(13, example)
+    }
+
+    @Test func example14() throws {
+        func example() throws {
+            // README example 14
             final class Driver: ModelObject, @unchecked Sendable {
                 @Saved(rules: .nonEmpty, .maxLength(40)) var name = "Ada"
                 @Saved(rules: .range(0...150)) var age = 30
@@ -377,12 +420,12 @@ final class ReadmeVersionedNote: ModelObject, @unchecked Sendable {
             }
             // README example end
         }
-        try Self.check(12, example)
+        try Self.check(14, example)
     }
 
-    @Test func example13() throws {
+    @Test func example15() throws {
         func example() throws {
-            // README example 13
+            // README example 15
             final class Counter: ModelObject, @unchecked Sendable {
                 @Saved var count = 0
                 @Saved var limit = 3
@@ -401,57 +444,57 @@ final class ReadmeVersionedNote: ModelObject, @unchecked Sendable {
             print(counter.count, counter.items)                     // 4000 [1, 2, 4000]
             // README example end
         }
-        try Self.check(13, example)
+        try Self.check(15, example)
     }
 
-    @Test func example14() throws {
+    @Test func example16() throws {
         func example() throws {
             final class Counter: ModelObject, @unchecked Sendable {
                 @Saved var count = 0
                 @Saved var limit = 3
                 @Saved var items: [Int] = []
             }
-            // README example 14
+            // README example 16
             let original = Counter()
             original.items = [1, 2]
             let copy = original.copy()                  // deep; same class; no changes
             print(copy == original, copy.isEquivalent(to: original))   // false true
             // README example end
         }
-        try Self.check(14, example)
+        try Self.check(16, example)
     }
 
-    @Test func example15() throws {
+    @Test func example17() throws {
         func example() throws {
             final class Counter: ModelObject, @unchecked Sendable {
                 @Saved var count = 0
                 @Saved var limit = 3
                 @Saved var items: [Int] = []
             }
-            // README example 15
+            // README example 17
             struct Inbox: Codable { var counters: [Counter] }
             let data = try JSONEncoder().encode(Inbox(counters: [Counter()]))
             let inbox = try JSONDecoder().decode(Inbox.self, from: data)
             print(inbox.counters[0].limit)              // 3
             // README example end
         }
-        try Self.check(15, example)
+        try Self.check(17, example)
     }
 
-    @Test func example17() throws {
+    @Test func example19() throws {
         func example() throws {
-            // README example 17
+            // README example 19
             let customer = Customer()
             customer.address.zip = "12345"       // in place: a change of `address`
             print(customer.changedKeys)          // ["address"]
             // README example end
         }
-        try Self.check(17, example)
+        try Self.check(19, example)
     }
 
-    @Test func example18() throws {
+    @Test func example20() throws {
         func example() throws {
-            // README example 18
+            // README example 20
             struct Post: Codable { var postId: Int; var title: String; var publishedAt: Date; var tags: [String] }
             let json = Data(#"{"post_id": 7, "title": "Hello/World", "published_at": "2026-11-24T09:00:00Z", "tags": ["a"]}"#.utf8)
 
@@ -469,12 +512,12 @@ final class ReadmeVersionedNote: ModelObject, @unchecked Sendable {
             // {"post_id":7,"published_at":"2026-11-24T09:00:00Z","tags":["a"],"title":"Hello/World"}
             // README example end
         }
-        try Self.check(18, example)
+        try Self.check(20, example)
     }
 
-    @Test func example19() throws {
+    @Test func example21() throws {
         func example() throws {
-            // README example 19
+            // README example 21
             struct Task: Codable { var title: String; var due: Date }
             let encoder = JSONEncoder()                    // its default dates
             encoder.outputFormatting = .sortedKeys
@@ -489,57 +532,26 @@ final class ReadmeVersionedNote: ModelObject, @unchecked Sendable {
             print(chore.due)                                 // 2027-01-01 00:00:00 +0000
             // README example end
         }
-        try Self.check(19, example)
-    }
-
-    @Test func example21() throws {
-        func example() throws {
-            final class Note: ModelObject, @unchecked Sendable {
-                @Saved var title = "Untitled"
-                @Saved var tags: [String] = []
-                @Saved var children: [Note] = []
-            }
-            // README example 21
-            let note = try Note(json: Data(#"{"title":"A","pinned":true}"#.utf8))
-            print(note.extensibleProperties)                       // ["pinned": true]
-            try note.setExtensibleProperty("blue", forKey: "label")
-            // README example end
-        }
         try Self.check(21, example)
-    }
-
-    @Test func example22() throws {
-        func example() throws {
-            final class Note: ModelObject, @unchecked Sendable {
-                @Saved var title = "Untitled"
-                @Saved var tags: [String] = []
-                @Saved var children: [Note] = []
-            }
-            // README example 22
-            let saved = try Note(json: Data(#"{"title":"A","price":1.10,"label":"caf\u00e9"}"#.utf8))
-            print(saved.extensibleProperty(forKey: "price")!)       // 1.1
-            saved.title = "B"
-            print(try saved.jsonString())
-            // {"type":"Note","version":1,"title":"B","tags":[],"children":[],"price":1.10,"label":"caf\u00e9"}
-            // README example end
-        }
-        try Self.check(22, example)
     }
 
     @Test func example23() throws {
         func example() throws {
             // README example 23
-            final class Config: ModelObject, @unchecked Sendable {
-                override class var unknownKeys: UnknownKeyPolicy { .reject }
+            final class TodoList: ModelObject, @unchecked Sendable {
+                @Saved var items: [TodoItem] = []
+                override func didLoad() {
+                    super.didLoad()
+                    for item in items where item.list !== self { item.list = self }
+                }
+            }
+            final class TodoItem: ModelObject, @unchecked Sendable {
                 @Saved var title = ""
-                @Saved var count = 0
+                @Saved(reference: .weak) var list: TodoList? = nil
             }
-            do {
-                _ = try Config(json: Data(#"{"titel":"Draft","count":2}"#.utf8))
-            } catch {
-                print(error)
-                // JSON at line 1, column 2 (byte 1), in titel: unknown key "titel": Config saves title, count
-            }
+
+            let old = try TodoList(json: Data(#"{"version":1,"items":[{"title":"Milk"}]}"#.utf8))
+            print(old.items[0].list === old, old.hasAnyChanges)   // true false
             // README example end
         }
         try Self.check(23, example)
@@ -553,11 +565,9 @@ final class ReadmeVersionedNote: ModelObject, @unchecked Sendable {
                 @Saved var children: [Note] = []
             }
             // README example 24
-            let note = Note()
-            note.children = [Note(), Note()]
-            try note.setValue("Renamed", forKey: "title")
-            print(note.value(forKey: "title") as? String ?? "")              // Renamed
-            print(note.value(forKey: "children.1.title") as? String ?? "")   // Untitled
+            let note = try Note(json: Data(#"{"title":"A","pinned":true}"#.utf8))
+            print(note.extensibleProperties)                       // ["pinned": true]
+            try note.setExtensibleProperty("blue", forKey: "label")
             // README example end
         }
         try Self.check(24, example)
@@ -565,7 +575,67 @@ final class ReadmeVersionedNote: ModelObject, @unchecked Sendable {
 
     @Test func example25() throws {
         func example() throws {
+            final class Note: ModelObject, @unchecked Sendable {
+                @Saved var title = "Untitled"
+                @Saved var tags: [String] = []
+                @Saved var children: [Note] = []
+            }
             // README example 25
+            let saved = try Note(json: Data(#"{"title":"A","price":1.10,"label":"caf\u00e9"}"#.utf8))
+            print(saved.extensibleProperty(forKey: "price")!)       // 1.1
+            saved.title = "B"
+            print(try saved.jsonString())
+            // {"type":"Note","version":1,"title":"B","tags":[],"children":[],"price":1.10,"label":"caf\u00e9"}
+            // README example end
+        }
+        try Self.check(25, example)
+    }
+
+    @Test func example26() throws {
+        func example() throws {
+            // README example 26
+            final class Config: ModelObject, @unchecked Sendable {
+                override class var unknownKeys: UnknownKeyPolicy { .reject }
+                @Saved var title = ""
+                @Saved var count = 0
+            }
+            do {
+                _ = try Config(json: Data(#"{"titel":"Draft","count":2}"#.utf8))
+            } catch {
+                print(error)
+                // JSON at line 1, column 2 (byte 1), in titel: unknown key "titel": Config saves title, count
+            }
+            // README example end
+        }
+        try Self.check(26, example)
+    }
+
+    @Test func example27() throws {
+        func example() throws {
+            final class Note: ModelObject, @unchecked Sendable {
+                @Saved var title = "Untitled"
+                @Saved var tags: [String] = []
+                @Saved var children: [Note] = []
+            }
+            // README example 27
+            let note = Note()
+            note.children = [Note(), Note()]
+            try note.setValue("Renamed", forKey: "title")
+            print(note.value(forKey: "title") as? String ?? "")              // Renamed
+            print(note.value(forKey: "children.1.title") as? String ?? "")   // Untitled
+            do {
+                try note.setValue("x", forKey: "children.5.title")
+            } catch {
+                print(error)   // children[5]: there is no element 5: the array has 2 elements
+            }
+            // README example end
+        }
+        try Self.check(27, example)
+    }
+
+    @Test func example28() throws {
+        func example() throws {
+            // README example 28
             class Item: ModelObject, @unchecked Sendable { @Saved var name = "" }
             final class Book: Item, @unchecked Sendable { @Saved var pages = 0 }
             final class Film: Item, @unchecked Sendable { @Saved var minutes = 0 }
@@ -577,12 +647,12 @@ final class ReadmeVersionedNote: ModelObject, @unchecked Sendable {
             print(shelf.items.map { "\(type(of: $0))" })   // ["Book", "Film"]
             // README example end
         }
-        try Self.check(25, example)
+        try Self.check(28, example)
     }
 
-    @Test func example26() throws {
+    @Test func example29() throws {
         func example() throws {
-            // README example 26
+            // README example 29
             let accent = Color(red: 1, green: 0.5, blue: 0)
             print(accent.hexString)                          // #FF8000
             print(Color(hex: "#0F08")!.hexString)            // #00FF0088
@@ -590,12 +660,12 @@ final class ReadmeVersionedNote: ModelObject, @unchecked Sendable {
             print(accent.withAlpha(0.5).modelValue)          // {"red":1.0,"green":0.5,"blue":0.0,"alpha":0.5}
             // README example end
         }
-        try Self.check(26, example)
+        try Self.check(29, example)
     }
 
-    @Test func example27() throws {
+    @Test func example30() throws {
         func example() throws {
-            // README example 27
+            // README example 30
             let date = try Date(modelValue: "2025-11-16T16:33:20.123456+01:00")
             print(date.modelValue)   // "2025-11-16T15:33:20.123456Z"
             do {
@@ -606,12 +676,12 @@ final class ReadmeVersionedNote: ModelObject, @unchecked Sendable {
             }
             // README example end
         }
-        try Self.check(27, example)
+        try Self.check(30, example)
     }
 
-    @Test func example28() throws {
+    @Test func example31() throws {
         func example() throws {
-            // README example 28
+            // README example 31
             let paris = TimeZone(identifier: "Europe/Paris")!
             let day = Day("2026-11-21")!
             let alarm = TimeOfDay("07:30")!
@@ -621,12 +691,12 @@ final class ReadmeVersionedNote: ModelObject, @unchecked Sendable {
             print(Day(moment, timeZone: paris)!, TimeOfDay(moment, timeZone: paris))   // 2026-11-21 07:30:00
             // README example end
         }
-        try Self.check(28, example)
+        try Self.check(31, example)
     }
 
-    @Test func example29() throws {
+    @Test func example32() throws {
         func example() throws {
-            // README example 29
+            // README example 32
             let snooze = Interval(5, .minutes)
             print(snooze, snooze.seconds)                         // 5 minutes 300.0
             print(snooze.modelValue, Interval(2...4, .hours).modelValue, Interval.never.modelValue)
@@ -638,12 +708,12 @@ final class ReadmeVersionedNote: ModelObject, @unchecked Sendable {
             print(Interval(1, .months).date(after: jan31, calendar: utc)!)   // 2024-02-29 00:00:00 +0000
             // README example end
         }
-        try Self.check(29, example)
+        try Self.check(32, example)
     }
 
-    @Test func example30() throws {
+    @Test func example33() throws {
         func example() throws {
-            // README example 30
+            // README example 33
             final class Chore: ModelObject, @unchecked Sendable {
                 @Saved var title = ""
                 @Saved var tags: [String] = []
@@ -660,12 +730,12 @@ final class ReadmeVersionedNote: ModelObject, @unchecked Sendable {
             print(before.title)                                 // Buy eggs
             // README example end
         }
-        try Self.check(30, example)
+        try Self.check(33, example)
     }
 
-    @Test func example31() throws {
+    @Test func example34() throws {
         func example() throws {
-            // README example 31
+            // README example 34
             final class Chore: ModelObject, @unchecked Sendable {
                 @Saved var title = ""
                 @Saved var tags: [String] = []
@@ -687,12 +757,12 @@ final class ReadmeVersionedNote: ModelObject, @unchecked Sendable {
             print(chore.tags, chore.hasChanges)   // ["home"] true
             // README example end
         }
-        try Self.check(31, example)
+        try Self.check(34, example)
     }
 
-    @Test func example32() throws {
+    @Test func example35() throws {
         func example() throws {
-            // README example 32
+            // README example 35
             final class Todo: ModelObject, @unchecked Sendable {
                 @Saved(description: "What to do", rules: .nonEmpty, .maxLength(80)) var title = "Untitled"
                 @Saved(rules: .range(1...5)) var priority = 3
@@ -707,17 +777,17 @@ final class ReadmeVersionedNote: ModelObject, @unchecked Sendable {
             // ["title","priority","due"] false
             // README example end
         }
-        try Self.check(32, example)
+        try Self.check(35, example)
     }
 
-    @Test func example33() async throws {
+    @Test func example36() async throws {
         final class Todo: ModelObject, @unchecked Sendable {
             @Saved(description: "What to do", rules: .nonEmpty, .maxLength(80)) var title = "Untitled"
             @Saved(rules: .range(1...5)) var priority = 3
             @Saved var due: Date? = nil
         }
         func example() async throws {
-            // README example 33
+            // README example 36
             let url = FileManager.default.temporaryDirectory.appendingPathComponent("todos.jsonl")
             let todos = (1...3).map { number in
                 let todo = Todo()
@@ -736,7 +806,7 @@ final class ReadmeVersionedNote: ModelObject, @unchecked Sendable {
         defer {
             try? FileManager.default.removeItem(at: FileManager.default.temporaryDirectory.appendingPathComponent("todos.jsonl"))
         }
-        try await Self.checkAsync(33, example)
+        try await Self.checkAsync(36, example)
     }
 
     /// ``check(_:_:sourceLocation:)`` for an example that awaits.
