@@ -78,6 +78,15 @@ extension ModelObject {
     /// the hooks recorded in the new ones.
     private static func callDidLoad(roots: [ModelObject], before: IdentitySet?, edited: [ModelObject]) {
         guard !roots.isEmpty else { return }
+        // The common case, a new model that holds no models: no walk, no sets.
+        if roots.count == 1, before == nil, edited.isEmpty, roots[0].layout.modelSlots.isEmpty {
+            let model = roots[0]
+            model.didLoad()
+            model.withState { state in
+                if state.hasChangeRecords { state.clearChangeRecords() }
+            }
+            return
+        }
         var editedSet = IdentitySet()
         for model in edited { editedSet.insert(model) }
         var called: [ModelObject] = []
