@@ -91,11 +91,16 @@ protocol SlotValidator: Sendable {
 
 struct TypedSlotValidator<Value>: SlotValidator {
     let rules: [ValidationRule<Value>]
+    /// Whether the slot's cell holds a ``WeakReference`` (of a
+    /// `@Saved(reference: .weak)` property): its rules see its model, or `nil`.
+    var holdsWeakReference = false
 
     var constraints: [RuleConstraint?] { rules.map(\.constraint) }
 
     func failures(of value: Any) -> [String] {
-        guard let value = value as? Value else { return [] }
-        return rules.compactMap { $0.failure(value) }
+        var subject = value
+        if holdsWeakReference, let reference = value as? any WeakReferenceValue { subject = reference.target as Any }
+        guard let subject = subject as? Value else { return [] }
+        return rules.compactMap { $0.failure(subject) }
     }
 }
