@@ -8,8 +8,15 @@ import Foundation
 ///     @Saved(rules: .nonEmpty, .maxLength(40)) var name = "Ada"
 ///     @Saved(rules: .pattern("^[a-z]+@[a-z.]+$")) var email = "ada@example.org"
 ///     @Saved(rules: .check("must be even") { $0 % 2 == 0 }) var pairs = 0
+///     @Saved(rules: .nonEmpty, .maxLength(20)) var nickname: String? = nil
 /// }
 /// ```
+///
+/// On an optional property, `range`, `maxLength` and `check` (and, on a
+/// `String?`, `nonEmpty` and `pattern`) check the value when there is one,
+/// with the same message as on the wrapped type, and let `nil` pass; a
+/// `check` whose closure takes the optional itself (`{ $0 != nil }`) also
+/// sees `nil`.
 ///
 /// Rules are checked by ``ModelObject/validate()``, when data is loaded (a
 /// value that breaks a rule is a decoding error naming its key path, and
