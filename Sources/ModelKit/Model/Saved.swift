@@ -166,6 +166,12 @@ public struct Saved<Value: ModelValueConvertible>: Sendable {
         set { fatalError("@Saved can only be used on properties of ModelObject subclasses") }
     }
 
+    // In a class that is not a ModelObject, Swift 6.3.1 reports this
+    // subscript's unmet requirement at `<unknown>:0`. A second, unavailable
+    // subscript for `EnclosingSelf: AnyObject` (to give a located message)
+    // is refused: "property wrapper type 'Saved' has multiple enclosing-self
+    // subscripts". Saved's documentation quotes the message instead, and
+    // DocCommentExampleTests checks it.
     /// The accessor that Swift calls for a `@Saved` property of a class: it
     /// hands over the object, so the value can live in the object's storage.
     @inlinable

@@ -39,8 +39,10 @@ extension ValidationRule {
     /// is given the value when there is one; `nil` passes:
     /// `@Saved(rules: .check("must be even") { $0 % 2 == 0 }) var pairs: Int? = nil`.
     ///
-    /// A closure that takes the optional itself (`{ $0 != nil }`) makes the
-    /// rule of the unconstrained `check(_:_:)`, which also sees `nil`.
+    /// Swift chooses this rule whenever the closure can take the value
+    /// (`{ $0 == "A" }` on a `String?`); a closure that needs the optional
+    /// itself (`{ $0 != nil }`) makes the rule of the unconstrained
+    /// `check(_:_:)`, which also sees `nil`.
     ///
     /// - Parameters:
     ///   - message: The failure message.

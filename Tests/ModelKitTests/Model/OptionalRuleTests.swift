@@ -14,6 +14,7 @@ private final class Review: ModelObject, @unchecked Sendable {
     @Saved(rules: .pattern("[A-Z]{2}-[0-9]{3}")) var plate: String? = nil
     @Saved(rules: .check("must be even") { $0 % 2 == 0 }) var pairs: Int? = nil
     @Saved(rules: .check("must be given") { $0 != nil }) var author: String? = "Ada"
+    @Saved(rules: .check("must be A or B") { $0 == "A" || $0 == "B" }) var grade: String? = nil
     @Saved(rules: .range(start...end)) var due: Date? = nil
     @Saved(rules: .maxLength(2)) var tags: [String]? = nil
     @Saved(rules: .range(0.5...1.5)) var ratio: Double? = nil
@@ -33,6 +34,8 @@ private final class Review: ModelObject, @unchecked Sendable {
         ("pairs", 4, nil),
         ("pairs", 3, "must be even"),
         ("author", "Grace", nil),
+        ("grade", "B", nil),
+        ("grade", "C", "must be A or B"),
         ("due", Date(timeIntervalSince1970: 10), nil),
         ("due", Date(timeIntervalSince1970: 100_000),
          ValidationRule<Date>.range(start...end).failure(Date(timeIntervalSince1970: 100_000))),
@@ -46,6 +49,7 @@ private final class Review: ModelObject, @unchecked Sendable {
         #expect(Self.cases.compactMap(\.2) == [
             "must be at most 5, found 7", "must be at least 0, found -1", "must not be empty",
             "must be at most 8 long, found 11", #"must match /[A-Z]{2}-[0-9]{3}/, found "ab-12""#, "must be even",
+            "must be A or B",
             "must be at most 1970-01-02 00:00:00 +0000, found 1970-01-02 03:46:40 +0000",
             "must be at most 2 long, found 3", "must be at most 1.5, found 2.0",
         ])
@@ -81,6 +85,7 @@ private final class Review: ModelObject, @unchecked Sendable {
         review.stars = nil
         review.nickname = nil
         review.author = "Ada"
+        #expect(review.grade == nil, "a check whose closure compares the value lets nil pass")
         #expect(throws: Never.self) { try review.validate() }
         let loaded = try Review(json: Data(#"{"stars":null,"nickname":null,"plate":null,"due":null,"tags":null}"#.utf8))
         #expect(loaded.stars == nil && loaded.nickname == nil && loaded.tags == nil)
