@@ -75,6 +75,8 @@ enum DocExampleCompiler {
         #expect(examples.count > 100)
         let saved = examples.filter { $0.file == "Sources/ModelKit/Model/Saved.swift" }
         #expect(saved.first?.lines.first == "final class Note: ModelObject, @unchecked Sendable {")
+        let article = examples.first { $0.file == "Sources/ModelKit/ModelKit.docc/GettingStarted.md" }
+        #expect(article?.lines.prefix(3) == ["", "", "final class Note: ModelObject, @unchecked Sendable {"])
         #expect(throws: DocExampleError.self) {
             try DocCommentExamples.examples(in: "/// ```swift\n/// let x = 1\nlet y = 2\n", file: "x.swift")
         }

@@ -1,8 +1,10 @@
 import Foundation
 
-/// The ```swift examples of the doc comments (`///`) in Sources/ModelKit,
-/// made into one Swift file that `swiftc` type-checks against the built
-/// module (see `DocCommentExampleTests`).
+/// The ```swift examples of the doc comments (`///`) in Sources/ModelKit and
+/// of the DocC articles in Sources/ModelKit/ModelKit.docc, made into Swift
+/// files that `swiftc` type-checks against the built module (see
+/// `DocCommentExampleTests`). An article's `import` lines are left out (the
+/// files import what the examples need).
 ///
 /// An example is compiled as it stands, in one of three ways:
 /// - statements and local declarations, in a function of its own whose
@@ -33,20 +35,40 @@ enum DocCommentExamples {
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
 
-    /// Every ```swift block of a `///` comment in Sources/ModelKit, in file
-    /// order; an unclosed block is an error.
+    /// Every ```swift block of a `///` comment in Sources/ModelKit and of an
+    /// article in its DocC catalog, in file order; an unclosed block is an
+    /// error.
     static func examples() throws -> [Example] {
         let sources = packageRoot.appendingPathComponent("Sources/ModelKit")
         guard let walker = FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil) else {
             throw DocExampleError("cannot list \(sources.path)")
         }
-        let files = walker.compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" }
+        let files = walker.compactMap { $0 as? URL }.filter { ["swift", "md"].contains($0.pathExtension) }
             .map { String($0.path.dropFirst(packageRoot.path.count + 1)) }.sorted()
         var examples: [Example] = []
         for file in files {
             let text = try String(contentsOf: packageRoot.appendingPathComponent(file), encoding: .utf8)
-            examples += try Self.examples(in: text, file: file)
+            examples += try file.hasSuffix(".md") ? articleExamples(in: text, file: file) : Self.examples(in: text, file: file)
         }
+        return examples
+    }
+
+    /// The ```swift blocks of an article's `text`, with `import` lines
+    /// made empty.
+    static func articleExamples(in text: String, file: String) throws -> [Example] {
+        var examples: [Example] = []
+        var current: Example?
+        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            if current == nil {
+                if line == "```swift" { current = Example(file: file, line: index + 2, lines: []) }
+            } else if line == "```" {
+                examples.append(current!)
+                current = nil
+            } else {
+                current!.lines.append(line.hasPrefix("import ") ? "" : String(line))
+            }
+        }
+        if let open = current { throw DocExampleError("\(file):\(open.line - 1): the ```swift block has no closing ```") }
         return examples
     }
 
@@ -90,8 +112,8 @@ enum DocCommentExamples {
     /// example's function.
     static let parameters = """
         note: Note, store: ModelDefaults, history: ModelHistory, folder: Folder, family: Note,
-        books: [Book], newBook: Book, thumbnails: Note, url: URL, documentURL: URL, cacheURL: URL,
-        data: Data, bytes: [UInt8]
+        books: [Book], newBook: Book, thumbnails: Note, settings: Settings, todos: [Todo], url: URL,
+        documentURL: URL, cacheURL: URL, data: Data, bodyFromServer: Data, bytes: [UInt8]
         """
 
     /// The types examples use without declaring them.
@@ -106,6 +128,8 @@ enum DocCommentExamples {
                 @Saved var children: [Note] = []
             }
             """),
+        ("Settings", "final class Settings: ModelObject, @unchecked Sendable { @Saved var volume = 0.8 }"),
+        ("Todo", "final class Todo: ModelObject, @unchecked Sendable { @Saved var title = \"\" }"),
         ("Book", "final class Book: ModelObject, @unchecked Sendable { @Saved var title = \"\" }"),
         ("Folder", "final class Folder: ModelObject, @unchecked Sendable { @Saved var notes: [Note] = [] }"),
         ("Attachment", "class Attachment: ModelObject, @unchecked Sendable { @Saved var name = \"\" }"),
