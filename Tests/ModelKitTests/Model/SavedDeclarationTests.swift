@@ -70,6 +70,12 @@ private final class ReferenceCombinations: ModelObject, @unchecked Sendable {
     var refKDSR: Titled? = nil
 }
 
+/// Every argument with `reference: .strong`: a plain saved property.
+private final class StrongReference: ModelObject, @unchecked Sendable {
+    @Saved("k_strong", description: "d strong", dateStrategy: .secondsSince1970, rules: .titled, reference: .strong)
+    var strong: Titled? = nil
+}
+
 /// One property of `DateCombinations` or `ReferenceCombinations`, and which
 /// arguments its declaration gives.
 struct SavedCombination: Sendable, CustomTestStringConvertible {
@@ -193,5 +199,22 @@ struct SavedCombination: Sendable, CustomTestStringConvertible {
         #expect(error?.failures.map(\.description) == ["refR: must be titled", "k_refKDSR: must be titled"])
         untitled.title = "now titled"
         #expect(throws: Never.self) { try object.validate() }
+    }
+
+    @Test func aStrongReferenceWithEveryArgumentIsAPlainSavedProperty() throws {
+        let object = StrongReference()
+        do {
+            let target = Titled()
+            target.title = "kept here"
+            object.strong = target
+        }
+        #expect(object.strong?.title == "kept here", "a strong reference keeps its model")
+        let saved = try ModelValue(json: object.jsonData())
+        #expect(saved["k_strong"]?["title"] == "kept here")
+        let error = #expect(throws: ModelError.self) { try object.setValue(Titled(), forKey: "k_strong") }
+        #expect(error?.description == "k_strong: must be titled")
+        let schema = try Self.propertySchema(StrongReference.self, "k_strong")
+        #expect(schema?["description"]?.stringValue?.hasPrefix("d strong") == true)
+        #expect(ClassLayout.of(StrongReference.self).slots.first?.dateStrategy == .secondsSince1970)
     }
 }
