@@ -53,8 +53,10 @@ public protocol ModelValueConvertible: Equatable {
     /// described as any value unless it implements this:
     ///
     /// ```swift
-    /// static func jsonSchema(in builder: JSONSchemaBuilder) -> ModelValue {
-    ///     ["type": "array", "items": ["type": "number"], "minItems": 2, "maxItems": 2]
+    /// extension Point {
+    ///     static func jsonSchema(in builder: JSONSchemaBuilder) -> ModelValue {
+    ///         ["type": "array", "items": ["type": "number"], "minItems": 2, "maxItems": 2]
+    ///     }
     /// }
     /// ```
     static func jsonSchema(in builder: JSONSchemaBuilder) -> ModelValue

@@ -9,7 +9,7 @@ extension ModelValue {
     ///
     /// ```swift
     /// let value = try ModelValue(json: Data(#"{"title":"Milk","count":2,"ratio":0.5}"#.utf8))
-    /// print(value["count"])   // Optional(2)
+    /// print(value["count"] ?? "none")   // 2
     ///
     /// _ = try ModelValue(json: Data(#"{"children":[{},{"a":1 "b":2}]}"#.utf8))
     /// // JSON at line 1, column 24 (byte 23), in children[1]:

@@ -2,10 +2,15 @@
 ///
 /// Its key in dictionaries, JSON and property lists is the property's name,
 /// or the string you give. Every saved property needs a default value; it is
-/// what a new object holds and what a missing key leaves in place.
+/// what a new object holds and what a missing key leaves in place. `@Saved`
+/// works only in a class that inherits from ``ModelObject``: in another class
+/// the compiler says that the static subscript
+/// `subscript(_enclosingInstance:wrapped:storage:)` "requires that 'YourClass'
+/// inherit from 'ModelObject'", with no line (Swift gives that error no
+/// source location); make the class inherit from ``ModelObject``.
 ///
 /// ```swift
-/// final class Note: ModelObject {
+/// final class Note: ModelObject, @unchecked Sendable {
 ///     @Saved var title = "Untitled"
 ///     @Saved("legacy_name") var renamed = ""
 ///     @Saved(dateStrategy: .secondsSince1970) var due: Date? = nil
@@ -43,8 +48,9 @@
 ///   a Swift variable). Do not pass a saved property `inout` to an `async`
 ///   function: the lock would be held across the suspension.
 ///
-/// `@Saved` works only on subclasses of ``ModelObject``; elsewhere the compiler
-/// rejects it.
+/// In a struct or an enum the compiler rejects `@Saved` at the property's
+/// line: "'wrappedValue' is unavailable: @Saved can only be used on
+/// properties of ModelObject subclasses".
 @propertyWrapper
 public struct Saved<Value: ModelValueConvertible>: Sendable {
     /// Where the initial value was pushed on the construction stack; the
@@ -68,69 +74,89 @@ public struct Saved<Value: ModelValueConvertible>: Sendable {
         position = ConstructionStack.push(wrappedValue, settings: SavedSettings(key: key))
     }
 
-    /// A saved property whose value must follow `rules`, checked by
-    /// ``ModelObject/validate()``, when data is loaded and by
-    /// ``ModelObject/setValue(_:forKey:)`` (plain assignment does not throw,
-    /// so it does not check).
+    /// A saved property declared with any of its options, in this order: a
+    /// key, a description, a date strategy, rules.
+    ///
+    /// Rules are checked by ``ModelObject/validate()``, when data is loaded
+    /// and by ``ModelObject/setValue(_:forKey:)`` (plain assignment does not
+    /// throw, so it does not check). A rule on an optional property checks
+    /// the value when there is one: `nil` passes.
     ///
     /// ```swift
-    /// @Saved(rules: .range(0...150)) var age = 0
-    /// @Saved("nick", rules: .nonEmpty, .maxLength(20)) var nickname = "ada"
+    /// final class Chore: ModelObject, @unchecked Sendable {
+    ///     @Saved("name", rules: .nonEmpty, .maxLength(80)) var title = "Untitled"
+    ///     @Saved(rules: .range(1...5)) var stars: Int? = nil   // nil passes
+    ///     @Saved("due_at", description: "When the chore is due", dateStrategy: .secondsSince1970)
+    ///     var due: Date? = nil
+    ///     @Saved("priority", description: "1 is the most urgent", rules: .range(1...3)) var urgency = 2
+    /// }
     /// ```
+    ///
+    /// - Parameters:
+    ///   - wrappedValue: The initial value: what a new object holds and what
+    ///     a missing key leaves in place.
+    ///   - key: The saved key; the property's name when `nil`.
+    ///   - description: What the property holds, which its class's JSON
+    ///     Schema gives as the property's `description` (see
+    ///     ``ModelObject/jsonSchema(_:)``).
+    ///   - dateStrategy: How its dates (in a `Date`, `Date?` or a collection
+    ///     of them) are saved; the class's ``ModelObject/dateStrategy`` when
+    ///     `nil`.
+    ///   - rules: The rules its value must follow (see ``ValidationRule``).
     @inlinable
-    public init(wrappedValue: Value, _ key: String? = nil, rules: ValidationRule<Value>...) {
-        position = ConstructionStack.push(wrappedValue, settings: SavedSettings(key: key, rules: rules))
-    }
-
-    /// A saved property whose dates (in a `Date`, `Date?` or a collection of
-    /// them) are saved with `dateStrategy` instead of the class's strategy.
-    @inlinable
-    public init(wrappedValue: Value, _ key: String? = nil, dateStrategy: DateStrategy) {
-        position = ConstructionStack.push(wrappedValue, settings: SavedSettings(key: key, dateStrategy: dateStrategy))
+    public init(
+        wrappedValue: Value, _ key: String? = nil, description: String? = nil, dateStrategy: DateStrategy? = nil,
+        rules: ValidationRule<Value>...
+    ) {
+        position = ConstructionStack.push(
+            wrappedValue,
+            settings: SavedSettings(
+                key: key, dateStrategy: dateStrategy, rules: rules.isEmpty ? nil : rules, description: description))
     }
 
     /// A saved model property that does or does not keep its model alive:
     /// `@Saved(reference: .weak) var parent: Node? = nil` declares a parent
     /// back-reference that makes no retain cycle (see ``ReferenceStrength``).
+    /// The other options come first, as for
+    /// ``init(wrappedValue:_:description:dateStrategy:rules:)``; the rules of
+    /// a weak reference see its model while it lives, else `nil`.
     ///
     /// ```swift
     /// final class Node: ModelObject, @unchecked Sendable {
     ///     @Saved var children: [Node] = []
     ///     @Saved(reference: .weak) var parent: Node? = nil
+    ///     @Saved("up", description: "The node above", reference: .weak) var above: Node? = nil
     /// }
     /// ```
-    public init<Model: ModelObject>(wrappedValue: Value, _ key: String? = nil, reference: ReferenceStrength)
-    where Value == Model? {
+    ///
+    /// - Parameters:
+    ///   - wrappedValue: The initial model, or `nil`.
+    ///   - key: The saved key; the property's name when `nil`.
+    ///   - description: The property's description in JSON Schema.
+    ///   - dateStrategy: How dates in this property are saved; the class's
+    ///     strategy when `nil`.
+    ///   - rules: The rules its value must follow.
+    ///   - reference: ``ReferenceStrength/weak`` for a reference that does
+    ///     not keep its model alive; ``ReferenceStrength/strong`` is a plain
+    ///     saved property.
+    public init<Model: ModelObject>(
+        wrappedValue: Value, _ key: String? = nil, description: String? = nil, dateStrategy: DateStrategy? = nil,
+        rules: ValidationRule<Value>..., reference: ReferenceStrength
+    ) where Value == Model? {
+        let rules = rules.isEmpty ? nil : rules
         guard reference == .weak else {
-            position = ConstructionStack.push(wrappedValue, settings: SavedSettings(key: key))
+            position = ConstructionStack.push(
+                wrappedValue,
+                settings: SavedSettings(key: key, dateStrategy: dateStrategy, rules: rules, description: description))
             return
         }
         // A weak property's position is stored complemented (negative), which
         // tells the accessors that its cell holds a `WeakReference<Model>`.
         position = ~ConstructionStack.push(
             WeakReference<Model>(wrappedValue),
-            settings: SavedSettings(key: key, codec: TypedSlotCodec<WeakReference<Model>>()))
-    }
-
-    /// A saved property with a description of what it holds, which its
-    /// class's JSON Schema gives as the property's `description` (see
-    /// ``ModelObject/jsonSchema(_:)``); rules as for ``init(wrappedValue:_:rules:)``.
-    ///
-    /// ```swift
-    /// @Saved(description: "What the note is about, in a few words") var title = "Untitled"
-    /// @Saved("due_at", description: "When the note is due", rules: .range(0...10)) var priority = 0
-    /// ```
-    @inlinable
-    public init(wrappedValue: Value, _ key: String? = nil, description: String, rules: ValidationRule<Value>...) {
-        position = ConstructionStack.push(
-            wrappedValue, settings: SavedSettings(key: key, rules: rules.isEmpty ? nil : rules, description: description))
-    }
-
-    /// A saved property with a description and its own date strategy.
-    @inlinable
-    public init(wrappedValue: Value, _ key: String? = nil, description: String, dateStrategy: DateStrategy) {
-        position = ConstructionStack.push(
-            wrappedValue, settings: SavedSettings(key: key, dateStrategy: dateStrategy, description: description))
+            settings: SavedSettings(
+                key: key, dateStrategy: dateStrategy, rules: rules, description: description,
+                codec: TypedSlotCodec<WeakReference<Model>>()))
     }
 
     @available(*, unavailable, message: "@Saved can only be used on properties of ModelObject subclasses")
@@ -140,6 +166,12 @@ public struct Saved<Value: ModelValueConvertible>: Sendable {
         set { fatalError("@Saved can only be used on properties of ModelObject subclasses") }
     }
 
+    // In a class that is not a ModelObject, Swift 6.3.1 reports this
+    // subscript's unmet requirement at `<unknown>:0`. A second, unavailable
+    // subscript for `EnclosingSelf: AnyObject` (to give a located message)
+    // is refused: "property wrapper type 'Saved' has multiple enclosing-self
+    // subscripts". Saved's documentation quotes the message instead, and
+    // DocCommentExampleTests checks it.
     /// The accessor that Swift calls for a `@Saved` property of a class: it
     /// hands over the object, so the value can live in the object's storage.
     @inlinable
@@ -201,8 +233,8 @@ struct SavedSettings {
         self.description = description
     }
 
-    init(key: String?, codec: any SlotCodec) {
-        self.key = key
+    init(key: String?, dateStrategy: DateStrategy?, rules: Any?, description: String?, codec: any SlotCodec) {
+        self.init(key: key, dateStrategy: dateStrategy, rules: rules, description: description)
         self.codec = codec
     }
 }
@@ -221,6 +253,6 @@ extension Saved: SavedDeclaration {
     var codec: any SlotCodec { TypedSlotCodec<Value>() }
     func validator(rules: Any?) -> (any SlotValidator)? {
         guard let rules = rules as? [ValidationRule<Value>], !rules.isEmpty else { return nil }
-        return TypedSlotValidator(rules: rules)
+        return TypedSlotValidator(rules: rules, holdsWeakReference: position < 0)
     }
 }

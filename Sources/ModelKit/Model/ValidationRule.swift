@@ -8,8 +8,15 @@ import Foundation
 ///     @Saved(rules: .nonEmpty, .maxLength(40)) var name = "Ada"
 ///     @Saved(rules: .pattern("^[a-z]+@[a-z.]+$")) var email = "ada@example.org"
 ///     @Saved(rules: .check("must be even") { $0 % 2 == 0 }) var pairs = 0
+///     @Saved(rules: .nonEmpty, .maxLength(20)) var nickname: String? = nil
 /// }
 /// ```
+///
+/// On an optional property, `range`, `maxLength` and `check` (and, on a
+/// `String?`, `nonEmpty` and `pattern`) check the value when there is one,
+/// with the same message as on the wrapped type, and let `nil` pass; a
+/// `check` whose closure takes the optional itself (`{ $0 != nil }`) also
+/// sees `nil`.
 ///
 /// Rules are checked by ``ModelObject/validate()``, when data is loaded (a
 /// value that breaks a rule is a decoding error naming its key path, and
@@ -91,11 +98,16 @@ protocol SlotValidator: Sendable {
 
 struct TypedSlotValidator<Value>: SlotValidator {
     let rules: [ValidationRule<Value>]
+    /// Whether the slot's cell holds a ``WeakReference`` (of a
+    /// `@Saved(reference: .weak)` property): its rules see its model, or `nil`.
+    var holdsWeakReference = false
 
     var constraints: [RuleConstraint?] { rules.map(\.constraint) }
 
     func failures(of value: Any) -> [String] {
-        guard let value = value as? Value else { return [] }
-        return rules.compactMap { $0.failure(value) }
+        var subject = value
+        if holdsWeakReference, let reference = value as? any WeakReferenceValue { subject = reference.target as Any }
+        guard let subject = subject as? Value else { return [] }
+        return rules.compactMap { $0.failure(subject) }
     }
 }

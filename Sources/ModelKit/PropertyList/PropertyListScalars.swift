@@ -7,7 +7,9 @@ import Foundation
 /// so that the reader can say where and what it expected.
 ///
 /// ```swift
-/// PropertyListScalars.integer(bytes)   // "0x1F" → .int(31), "18446744073709551616" → .bigInteger(…)
+/// let small = Array("0x1F".utf8).withUnsafeBufferPointer { PropertyListScalars.integer($0) }   // .int(31)
+/// let large = Array("18446744073709551616".utf8).withUnsafeBufferPointer { PropertyListScalars.integer($0) }
+/// // .bigInteger("18446744073709551616")
 /// ```
 enum PropertyListScalars {
     /// An integer, decimal or `0x` hexadecimal, with an optional sign; beyond

@@ -9,7 +9,7 @@ import Foundation
 /// count seconds choose another strategy for a class or a single property:
 ///
 /// ```swift
-/// final class Event: ModelObject {
+/// final class Event: ModelObject, @unchecked Sendable {
 ///     override class var dateStrategy: DateStrategy { .secondsSince1970 }
 ///     @Saved var start = Date()
 ///     @Saved(dateStrategy: .millisecondsSince1970) var updated = Date()
@@ -30,11 +30,11 @@ public enum DateStrategy: String, Sendable, Hashable, CaseIterable {
     /// Reading also accepts dates and ISO 8601 strings.
     ///
     /// ```swift
-    /// final class Task: ModelObject {
+    /// final class Reminder: ModelObject, @unchecked Sendable {
     ///     @Saved(dateStrategy: .deferredToDate) var due = Date()
     /// }
-    /// let task = try Task(json: Data(#"{"due": 820540800}"#.utf8))
-    /// print(task.due)   // 2027-01-01 00:00:00 +0000
+    /// let reminder = try Reminder(json: Data(#"{"due": 820540800}"#.utf8))
+    /// print(reminder.due)   // 2027-01-01 00:00:00 +0000
     /// ```
     case deferredToDate
 }
