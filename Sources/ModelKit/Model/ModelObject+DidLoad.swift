@@ -78,25 +78,33 @@ extension ModelObject {
     /// the hooks recorded in the new ones.
     private static func callDidLoad(roots: [ModelObject], before: IdentitySet?, edited: [ModelObject]) {
         guard !roots.isEmpty else { return }
-        // The common case, a new model that holds no models: no walk, no sets.
-        if roots.count == 1, before == nil, edited.isEmpty, roots[0].layout.modelSlots.isEmpty {
+        // The common case, a new model that holds no models (its lists
+        // empty, its optionals nil): no walk, no sets, no arrays.
+        if roots.count == 1, before == nil, edited.isEmpty {
             let model = roots[0]
-            model.didLoad()
-            model.withState { state in
-                if state.hasChangeRecords { state.clearChangeRecords() }
+            if model.layout.modelSlots.isEmpty || model.heldModels().isEmpty {
+                model.didLoad()
+                model.withState { state in
+                    if state.hasChangeRecords { state.clearChangeRecords() }
+                }
+                return
             }
-            return
         }
-        var editedSet = IdentitySet()
-        for model in edited { editedSet.insert(model) }
+        var editedSet: IdentitySet?
+        if !edited.isEmpty {
+            var set = IdentitySet()
+            for model in edited { set.insert(model) }
+            editedSet = set
+        }
         var called: [ModelObject] = []
         var made: [ModelObject] = []
         forEachModelChildrenFirst(from: roots) { model in
             let identifier = ObjectIdentifier(model)
             let isNew = !(before?.contains(identifier) ?? false)
-            guard isNew || editedSet.contains(identifier) else { return }
+            let isEdited = editedSet?.contains(identifier) ?? false
+            guard isNew || isEdited else { return }
             called.append(model)
-            if isNew && !editedSet.contains(identifier) { made.append(model) }
+            if isNew && !isEdited { made.append(model) }
         }
         for model in called { model.didLoad() }
         for model in made { model.withState { $0.clearChangeRecords() } }
