@@ -140,11 +140,15 @@ extension ModelObject {
         var held: [ModelObject] = []
         withState { state in
             for (index, offset) in layout.modelSlots.enumerated() {
-                let value = state.value(at: offset)
+                // A slot being mutated in place (on this thread: a load
+                // inside the mutation) holds a marker, and no models.
+                if state.mutatingSlots.contains(offset) { continue }
                 if let shape = layout.modelShapes[index] {
-                    shape.forEachModel(in: value) { held.append($0) }
+                    // Read in its cell: a box and a cast per slot cost more
+                    // than the rest of a small model's hook.
+                    shape.forEachModel(inCell: state.cells + offset &* SlotCell.size) { held.append($0) }
                 } else {
-                    layout.slots[offset].codec.forEachModel(in: value) { held.append($0) }
+                    layout.slots[offset].codec.forEachModel(in: state.value(at: offset)) { held.append($0) }
                 }
             }
         }

@@ -324,6 +324,13 @@ extension JSONModelShape {
         (value as? Self)?.forEachShapedModel(body)
     }
 
+    /// Calls `body` with each model that the value in the cell at `cell` (a
+    /// value of this type, not being mutated in place) holds, read where it
+    /// lies: no box, no cast.
+    static func forEachModel(inCell cell: UnsafeMutableRawPointer, _ body: (ModelObject) -> Void) {
+        SlotCell.pointer(cell, as: Self.self).pointee.forEachShapedModel(body)
+    }
+
     /// Starts the life, in the uninitialised cell at `cell`, of the value of
     /// this type that holds `models` (one for a model, none or one for an
     /// optional, any number for an array), each of which is of the slot's
