@@ -213,3 +213,15 @@ struct MergeCase: CustomStringConvertible, Sendable {
         #expect(error == nil)
     }
 }
+
+/// Compiles only if the merge's values are `Sendable`, as they claim.
+@Test func mergeValuesAreSendable() {
+    func requireSendable<T: Sendable>(_: T.Type) {}
+    requireSendable(MergeConflict.self)
+    requireSendable(MergeConflict.Kind.self)
+    requireSendable(MergePolicy.self)
+    requireSendable(MergeResult<ModelValue>.self)
+    let conflict = MergeConflict(path: "a.b", kind: .changedOnBothSides, base: 1, ours: 2, theirs: nil)
+    #expect(Set([conflict, conflict]).count == 1)
+    #expect(conflict.description == "a.b: base 1, ours 2, theirs absent")
+}
