@@ -7,7 +7,7 @@ import Foundation
 /// `--name value` or `--name=value`; `-` alone is an operand (standard input
 /// or output); a negative number (`-5`, `-0.5`) is an operand; `--` ends
 /// the options, so that what follows is taken as operands even when it
-/// starts with `-`. Any other argument that starts with `-` is an unknown
+/// starts with `-`; `-o` is `--output` for a command that takes it. Any other argument that starts with `-` is an unknown
 /// option, a usage error.
 struct Arguments {
     var operands: [String] = []
@@ -40,11 +40,12 @@ struct Arguments {
                 wantsHelp = true
                 continue
             }
-            guard argument.hasPrefix("--") else {
+            let short = Self.shortOptions[argument]
+            guard argument.hasPrefix("--") || short.map(valueOptions.contains) == true else {
                 fail("unknown option '\(argument)'")
                 continue
             }
-            let body = argument.dropFirst(2)
+            let body = short.map { Substring($0) } ?? argument.dropFirst(2)
             let name = String(body.prefix { $0 != "=" })
             let attached = body.firstIndex(of: "=").map { String(body[body.index(after: $0)...]) }
             if name == "help" {
@@ -70,6 +71,10 @@ struct Arguments {
             options[name] = value
         }
     }
+
+    /// The one-letter forms of options (`-o FILE` for `--output FILE`),
+    /// for the commands that take the long one.
+    static let shortOptions: [String: String] = ["-o": "output"]
 
     /// Throws the first mistake found.
     func checked() throws -> Arguments {

@@ -3,7 +3,7 @@ import ModelKit
 
 /// The Demo's commands, each with its help text and the options that take a value.
 enum Command: String, CaseIterable {
-    case show, convert, set, defaults, schema, diff, patch, help
+    case show, convert, set, defaults, schema, diff, patch, merge, help
 
     /// The options this command takes, each with a value (`--profile openai`
     /// or `--profile=openai`); every command also takes `--help` and `-h`.
@@ -11,6 +11,7 @@ enum Command: String, CaseIterable {
         switch self {
         case .convert, .set, .patch: ["format"]
         case .schema: ["profile"]
+        case .merge: ["prefer", "output"]
         case .show, .defaults, .diff, .help: []
         }
     }
@@ -31,6 +32,8 @@ enum Command: String, CaseIterable {
                                     print the JSON Schema of a class the Demo knows: \(DemoModels.names)
           diff A B                  print the JSON Patch (RFC 6902) that turns document A into document B
           patch FILE PATCH          apply a JSON Patch (an array) or a JSON Merge Patch (an object) to FILE
+          merge BASE OURS THEIRS [--prefer ours|theirs] [-o FILE]
+                                    merge two versions of a document edited apart since BASE
           help [COMMAND]            print this help, or a command's
 
         A document argument of - is standard input where a command reads it,
@@ -151,6 +154,24 @@ enum Command: String, CaseIterable {
             -, standard input; a FILE of - writes the patched document to standard
             output, as JSON unless --format says otherwise (--format is for -
             only), and prints what it applied on standard error.
+            """
+        case .merge:
+            """
+            Usage: Demo merge BASE OURS THEIRS [--prefer ours|theirs] [-o FILE]
+
+            Merges OURS and THEIRS, two versions of a document both made from
+            BASE, by key path: every change either side made is kept. Three
+            documents of one class the Demo knows (see 'Demo show --help') are
+            read as that class (older versions upgraded first) and the merge is
+            validated; any other documents merge as they are. Writes the merge
+            to standard output as JSON, or to FILE with -o (--output), in the
+            format of its extension, atomically; prints each conflict (a value
+            both sides changed differently, one side removed and the other
+            changed, or array edits at the same place) on standard error.
+            Without --prefer, a conflict keeps our value and is left
+            unresolved: the merge is written, and the exit status is 1. With
+            --prefer ours or --prefer theirs, conflicts are settled by that side
+            and the exit status is 0. One of the three may be -, standard input.
             """
         case .help:
             """

@@ -54,6 +54,20 @@ enum Commands {
                 throw UsageError("only one of A and B can be - (standard input)", command: command)
             }
             try diff(Document.Place(operands[0], of: command), Document.Place(operands[1], of: command))
+        case .merge:
+            guard operands.count == 3 else { throw UsageError("merge takes BASE, OURS and THEIRS", command: command) }
+            guard operands.filter({ $0 == "-" }).count <= 1 else {
+                throw UsageError("only one of BASE, OURS and THEIRS can be - (standard input)", command: command)
+            }
+            let policy: MergePolicy?
+            switch arguments.options["prefer"] {
+            case nil: policy = nil
+            case "ours": policy = .ours
+            case "theirs": policy = .theirs
+            case let other?: throw UsageError("--prefer takes ours or theirs, not '\(other)'", command: command)
+            }
+            let output = try arguments.options["output"].map { try Document.Place($0, of: command) } ?? .standard
+            try merge(operands.map { try Document.Place($0, of: command) }, prefer: policy, to: output)
         case .patch:
             guard operands.count == 2 else { throw UsageError("patch takes FILE and PATCH", command: command) }
             guard operands != ["-", "-"] else {

@@ -65,6 +65,9 @@ public struct ModelError: Error, Sendable, CustomStringConvertible, CustomDebugS
         /// Input that asks for more than a limit allows: a patch whose copies
         /// would make a document grow past ``JSONPatch/Limits``.
         public static let limitExceeded = Code("limitExceeded")
+        /// A three-way merge whose sides disagree, under
+        /// ``MergePolicy/fail``; ``ModelError/mergeConflicts`` lists them.
+        public static let mergeConflict = Code("mergeConflict")
     }
 
     /// Where in a document the failure was found.
@@ -127,6 +130,9 @@ public struct ModelError: Error, Sendable, CustomStringConvertible, CustomDebugS
     /// The unknown keys an error of a class that rejects them names (see
     /// `ModelError+UnknownKeys.swift`); empty for other errors.
     var unknownKeys: [UnknownKey] = []
+    /// The conflicts of the merge that failed (see `ModelError+Merge.swift`);
+    /// empty for other errors.
+    var conflicts: [MergeConflict] = []
 
     /// Creates an error; conformances to ``ModelValueConvertible`` usually call
     /// ``typeMismatch(expected:found:)`` or ``invalidValue(_:)`` instead.

@@ -25,6 +25,9 @@ final class HistoryThreadState {
     /// The histories whose steps this thread is applying (undo, redo): what
     /// they change is not recorded by them.
     var applying: [ObjectIdentifier] = []
+    /// How many `asOneStep` calls are open on the thread: their changes
+    /// wait, as inside `withLock`, to be committed together.
+    var oneStepDepth = 0
 
     /// This thread's state, made on first use.
     static var current: HistoryThreadState {
@@ -70,7 +73,8 @@ final class HistoryThreadState {
     /// the rest of it.
     static func commitIfIdle() {
         let thread = StackGuard.current
-        guard thread.locksHeld == 0, let state = thread.history, !state.open.isEmpty else { return }
+        guard thread.locksHeld == 0, let state = thread.history, state.oneStepDepth == 0, !state.open.isEmpty
+        else { return }
         var ready: [OpenStep] = []
         var refreshing: [ModelHistory] = []
         var index = 0
@@ -87,5 +91,18 @@ final class HistoryThreadState {
         }
         for step in ready { step.history.commit(step) }
         for history in refreshing { history.refreshGraph() }
+    }
+
+    /// Runs `body`, whose changes to any models (a merge that edits nested
+    /// models in place and then the root) make one step of each history,
+    /// committed when it ends, as after a `withLock` block; no lock is taken.
+    static func asOneStep<Result>(_ body: () throws -> Result) rethrows -> Result {
+        let state = current
+        state.oneStepDepth += 1
+        defer {
+            state.oneStepDepth -= 1
+            commitIfIdle()
+        }
+        return try body()
     }
 }

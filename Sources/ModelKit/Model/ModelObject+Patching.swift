@@ -148,7 +148,7 @@ extension ModelObject {
 
     /// Why `document`, a patched saved form, may not be loaded, or `nil`;
     /// `removed` says what happened to a saved key that is missing.
-    private func shapeViolation(
+    func shapeViolation(
         of document: ModelValue, original: ModelValue.Object, layout: ClassLayout, removed: String
     ) -> String? {
         let type = Swift.type(of: self)
@@ -249,7 +249,7 @@ extension ModelObject {
     /// Loads a patched saved form into this object, all or nothing: decodes
     /// the members that differ from `original`, validates the result on a
     /// copy, then applies them in one step, recording changes.
-    private func loadPatchedForm(_ patched: ModelValue.Object, original: ModelValue.Object) throws {
+    func loadPatchedForm(_ patched: ModelValue.Object, original: ModelValue.Object) throws {
         let layout = self.layout
         var changed = ModelValue.Object()
         if let id = patched[ReferenceKeys.id] { changed.appendNew(key: ReferenceKeys.id, value: id) }

@@ -182,6 +182,25 @@ open class ModelObject: @unchecked Sendable {
     /// polymorphic data. Default: the class's name without its module.
     open class var typeName: String { String(describing: self) }
 
+    /// The saved key whose value identifies this class's objects inside
+    /// arrays, for three-way merges; default `nil`: arrays of this class's
+    /// objects merge by position.
+    ///
+    /// With an identity key, an element edited on one side and moved or
+    /// surrounded by insertions on the other still merges with itself:
+    ///
+    /// ```swift
+    /// final class Item: ModelObject, @unchecked Sendable {
+    ///     @Saved var id = UUID()
+    ///     @Saved var title = ""
+    ///     override class var identityKey: String? { "id" }
+    /// }
+    /// ```
+    ///
+    /// Where an element of an array has no value under the key, or two
+    /// elements of one version share one, that array merges by position.
+    open class var identityKey: String? { nil }
+
     /// Checks the value of one saved property beyond the rules declared with
     /// it; throw to refuse it (the message of a ``ModelError`` you throw is
     /// kept, any other error is described).

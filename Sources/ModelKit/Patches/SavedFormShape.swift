@@ -52,7 +52,7 @@ indirect enum SavedFormShape {
 
     /// The layout of the class that `value` names under the declared class's
     /// type key (a registered subclass), else of the declared class.
-    private static func actualLayout(_ declared: ModelObject.Type, of value: ModelValue?) -> ClassLayout {
+    static func actualLayout(_ declared: ModelObject.Type, of value: ModelValue?) -> ClassLayout {
         let layout = ClassLayout.of(declared)
         if let typeKey = layout.typeKey, case .string(let name)? = value?[typeKey], name != layout.typeName,
             case .success(let found) = declared.resolveType(named: name)

@@ -364,7 +364,7 @@ struct DemoCommandLineTests {
             arguments: ["help", "show", "set"], errors: "Demo: help takes at most one COMMAND (see 'Demo help --help')\n",
             status: 2),
     ]
-        + ["show", "convert", "set", "defaults", "schema", "diff", "patch", "help"].flatMap { command in
+        + ["show", "convert", "set", "defaults", "schema", "diff", "patch", "merge", "help"].flatMap { command in
             [
                 Case(
                     arguments: [command, "--bogus"],

@@ -43,6 +43,13 @@ struct HistoryEditCase: CustomStringConvertible, Sendable {
         HistoryEditCase(description: "merge patch") { note in
             try note.apply(JSONMergePatch(json: Data(#"{"title":"M","count":3}"#.utf8)))
         },
+        HistoryEditCase(description: "three-way merge into nested models") { note in
+            let base = note.copy(), theirs = note.copy()
+            theirs.title = "Merged"
+            theirs.children[1].count += 1
+            theirs.child?.tags = ["theirs"]
+            try note.merge(base: base, theirs: theirs)
+        },
         HistoryEditCase(description: "setValue(_:forKey:) on a key path") { try $0.setValue("deep", forKey: "child.title") },
         HistoryEditCase(description: "extensible property") { try $0.setExtensibleProperty(["a": 1], forKey: "extra") },
         HistoryEditCase(description: "revertChanges") { note in

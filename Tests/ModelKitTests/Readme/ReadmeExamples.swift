@@ -809,6 +809,44 @@ final class ReadmeVersionedNote: ModelObject, @unchecked Sendable {
         try await Self.checkAsync(36, example)
     }
 
+    @Test func example37() throws {
+        func example() throws {
+            // README example 37
+            final class Item: ModelObject, @unchecked Sendable {
+                @Saved var id = ""
+                @Saved var title = ""
+                @Saved var done = false
+                override class var identityKey: String? { "id" }
+            }
+            final class TodoList: ModelObject, @unchecked Sendable {
+                @Saved var name = ""
+                @Saved var items: [Item] = []
+            }
+            func item(_ id: String, _ title: String) -> Item {
+                let item = Item()
+                (item.id, item.title) = (id, title)
+                return item
+            }
+            let base = TodoList()
+            base.name = "Weekend"
+            base.items = [item("1", "Buy milk"), item("2", "Call Ada")]
+            let phone = base.copy(), laptop = base.copy()
+            phone.items[0].done = true                              // ticked on the phone
+            phone.name = "Saturday"
+            laptop.items.insert(item("3", "Water plants"), at: 0)   // added on the laptop
+            laptop.name = "Sat & Sun"
+            let result = try TodoList.merge(base: base, ours: phone, theirs: laptop,
+                                            policy: .resolve { conflict in conflict.theirs })
+            print(result.merged.name)                    // Sat & Sun
+            print(result.merged.items.map(\.title))      // ["Water plants", "Buy milk", "Call Ada"]
+            print(result.merged.items.map(\.done))       // [false, true, false]
+            for conflict in result.conflicts { print(conflict) }
+            // name: base "Weekend", ours "Saturday", theirs "Sat & Sun"
+            // README example end
+        }
+        try Self.check(37, example)
+    }
+
     /// ``check(_:_:sourceLocation:)`` for an example that awaits.
     static func checkAsync(
         _ index: Int, _ example: () async throws -> Void, sourceLocation: SourceLocation = #_sourceLocation
