@@ -27,6 +27,14 @@ public struct MergeConflict: Hashable, Sendable, CustomStringConvertible {
         /// resolution that is such an array sets the order (identities it
         /// leaves out follow in our order).
         case reordered
+        /// A reference the merge keeps names a model the merge removed: one
+        /// side removed the model, the other referred to it. ``ours`` holds
+        /// the reference as merged, naming its model by the way to it
+        /// (`{"$ref":"groups[id=\"g1\"].tasks[id=\"a\"]"}`); ``base`` and
+        /// ``theirs`` are `nil`. A weak reference left so is saved as
+        /// `null`; a resolution may name another model with a reference
+        /// taken from a conflict's values.
+        case removedTarget
     }
 
     /// Where the conflict is: `items[2].title`; empty for the root.
@@ -59,6 +67,7 @@ public struct MergeConflict: Hashable, Sendable, CustomStringConvertible {
             case .reordered: " (order)"
             default: ""
             }
+        if kind == .removedTarget { return "\(place) (names a removed model): \(Self.shown(ours))" }
         return "\(place)\(prefix): base \(Self.shown(base)), ours \(Self.shown(ours)), theirs \(Self.shown(theirs))"
     }
 

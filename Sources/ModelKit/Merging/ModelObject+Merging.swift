@@ -35,10 +35,11 @@ extension ModelValueConvertible where Self: ModelObject {
     public static func merge(
         base: Self, ours: Self, theirs: Self, policy: MergePolicy = .ours
     ) throws -> MergeResult<Self> {
-        let oursForm = try ours.encodedRoot()
+        let oursForm = try ours.encodedRoot(references: .shared)
         var merger = ThreeWayMerge(policy: policy, rootShape: .model(Swift.type(of: ours)))
-        let merged = try merger.mergeRoot(
-            .object(try base.encodedRoot()), .object(oursForm), .object(try theirs.encodedRoot()))
+        let merged = try merger.mergeModels(
+            base: base.encodedRoot(references: .shared), ours: oursForm,
+            theirs: theirs.encodedRoot(references: .shared))
         if case .fail = policy, !merger.conflicts.isEmpty { throw ModelError.mergeConflicts(merger.conflicts) }
         do {
             if let reason = ours.shapeViolation(
@@ -79,10 +80,11 @@ extension ModelValueConvertible where Self: ModelObject {
     public func merge(base: Self, theirs: Self, policy: MergePolicy = .ours) throws -> [MergeConflict] {
         try HistoryThreadState.asOneStep {
             try loadingInPlace {
-                let original = try encodedRoot()
+                let original = try encodedRoot(references: .shared)
                 var merger = ThreeWayMerge(policy: policy, rootShape: .model(Swift.type(of: self)))
-                let merged = try merger.mergeRoot(
-                    .object(try base.encodedRoot()), .object(original), .object(try theirs.encodedRoot()))
+                let merged = try merger.mergeModels(
+                    base: base.encodedRoot(references: .shared), ours: original,
+                    theirs: theirs.encodedRoot(references: .shared))
                 if case .fail = policy, !merger.conflicts.isEmpty {
                     throw ModelError.mergeConflicts(merger.conflicts)
                 }
@@ -93,7 +95,9 @@ extension ModelValueConvertible where Self: ModelObject {
                         throw ModelError(code: .invalidValue, message: "the merged value cannot be loaded: \(reason)")
                     }
                     guard case .object(let members) = merged else { return merger.conflicts }
-                    try loadPatchedForm(members, original: original)
+                    // References may name models under keys the merge left alone:
+                    // every key is decoded, and those that did not change stay.
+                    try loadPatchedForm(members, original: original, decodingEveryKey: merger.hadReferences)
                 } catch let error as ModelError {
                     throw error.afterMerge(with: merger.conflicts)
                 }

@@ -53,7 +53,7 @@ extension ThreeWayMerge {
 
     /// The identities of `elements` in order, or `nil` when one has none or
     /// two share one.
-    private static func identities(_ elements: [ModelValue], key: String) -> [ModelValue]? {
+    static func identities(_ elements: [ModelValue], key: String) -> [ModelValue]? {
         var seen = Set<ModelValue>(minimumCapacity: elements.count)
         var ids: [ModelValue] = []
         ids.reserveCapacity(elements.count)

@@ -22,6 +22,9 @@ struct ThreeWayMerge {
     var rootShape: SavedFormShape = .other
     var path: [ModelKeyPath.Component] = []
     var conflicts: [MergeConflict] = []
+    /// Whether the models merged by ``mergeModels(base:ours:theirs:)`` had
+    /// references (`"$id"`, `"$ref"`).
+    private(set) var hadReferences = false
 
     init(policy: MergePolicy, rootShape: SavedFormShape = .other) {
         self.policy = policy
@@ -39,6 +42,22 @@ struct ThreeWayMerge {
         return merged
     }
 
+    /// The merge of the saved forms of three models (written with
+    /// ``ReferencePolicy/shared``), their references named by the way to
+    /// their models while merging and numbered again after it
+    /// (``MergeReferences``).
+    mutating func mergeModels(
+        base: ModelValue.Object, ours: ModelValue.Object, theirs: ModelValue.Object
+    ) throws -> ModelValue {
+        let references = try MergeReferences(base: base, ours: ours, theirs: theirs, rootShape: rootShape)
+        // A reference is one value: two that differ conflict as wholes.
+        hadReferences = references.hasReferences
+        let merged = try mergeRoot(
+            .object(references.forms[0]), .object(references.forms[1]), .object(references.forms[2]))
+        guard case .object(let members) = merged else { return merged }
+        return .object(try references.restored(members, merger: &self))
+    }
+
     /// The merge of one value, `nil` where it is removed. A `nil` argument is
     /// a version without the value.
     mutating func merge(
@@ -51,7 +70,9 @@ struct ThreeWayMerge {
             return try conflict(base == nil ? .changedOnBothSides : .removedOnOneSide, base, ours, theirs)
         }
         switch (base, ours, theirs) {
-        case (.object(let base), .object(let ours), .object(let theirs)):
+        case (.object(let base), .object(let ours), .object(let theirs))
+        where !hadReferences || !(MergeReferences.isReference(base) || MergeReferences.isReference(ours)
+            || MergeReferences.isReference(theirs)):
             return .object(
                 try StackGuard.descendingThrowing(path.count) {
                     try mergeObjects(base, ours, theirs, shape: shape)

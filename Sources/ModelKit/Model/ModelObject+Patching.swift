@@ -248,13 +248,18 @@ extension ModelObject {
 
     /// Loads a patched saved form into this object, all or nothing: decodes
     /// the members that differ from `original`, validates the result on a
-    /// copy, then applies them in one step, recording changes.
-    func loadPatchedForm(_ patched: ModelValue.Object, original: ModelValue.Object) throws {
+    /// copy, then applies them in one step, recording changes. With
+    /// `decodingEveryKey`, every member is decoded (so that references
+    /// may name models anywhere in `patched`), and only values that differ
+    /// change.
+    func loadPatchedForm(
+        _ patched: ModelValue.Object, original: ModelValue.Object, decodingEveryKey: Bool = false
+    ) throws {
         let layout = self.layout
         var changed = ModelValue.Object()
         if let id = patched[ReferenceKeys.id] { changed.appendNew(key: ReferenceKeys.id, value: id) }
         for (key, value) in patched where key != ReferenceKeys.id && key != layout.typeKey && key != layout.versionKey {
-            if original[key] != value { changed.appendNew(key: key, value: value) }
+            if decodingEveryKey || original[key] != value { changed.appendNew(key: key, value: value) }
         }
         let removed = original.keys.filter {
             patched.index(forKey: $0) == nil && $0 != ReferenceKeys.id && layout.offset(forKey: $0) == nil

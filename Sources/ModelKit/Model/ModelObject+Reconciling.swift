@@ -3,6 +3,9 @@
 /// A patch is decoded into fresh models (so that nothing changes until the
 /// whole result has decoded and validated); the reconciler then puts the
 /// live models back in their places:
+/// - a fresh model whose class names an ``ModelObject/identityKey`` is the
+///   live model of the same class with the same identity, wherever it was,
+///   edited or not;
 /// - a fresh model equivalent to a live one of the same class that held the
 ///   same place (found in order, so insertions and removals shift nothing)
 ///   *is* that live model: the patch did not touch it;
@@ -43,10 +46,32 @@ final class ModelReconciler {
             return
         }
 
+        // The same identity: the same model, wherever it moved.
+        var identified = Set<Int>()
+        if let identityKey = Swift.type(of: fresh[0]).identityKey {
+            var byIdentity: [ModelValue: ModelObject] = [:]
+            for model in live where !used.contains(ObjectIdentifier(model)) {
+                if let id = Self.identity(of: model, key: identityKey) {
+                    byIdentity[id] = byIdentity[id] == nil ? model : nil
+                }
+            }
+            for (index, model) in fresh.enumerated() {
+                guard let id = Self.identity(of: model, key: identityKey), let match = byIdentity[id],
+                    Swift.type(of: match) == Swift.type(of: model), !used.contains(ObjectIdentifier(match))
+                else { continue }
+                identified.insert(index)
+                if match.isEquivalent(to: model) {
+                    untouched(match, model, depth: depth)
+                } else {
+                    edited(match, model, depth: depth)
+                }
+            }
+        }
+
         // Untouched: equivalent, in order.
         var unmatched: [Int] = []
         var cursor = 0
-        for (index, model) in fresh.enumerated() {
+        for (index, model) in fresh.enumerated() where !identified.contains(index) {
             let candidates = [cursor, index].filter { $0 < live.count }
             if let match = candidates.first(where: { isUntouched(live[$0], model) })
                 ?? live.indices.first(where: { isUntouched(live[$0], model) })
@@ -124,6 +149,14 @@ final class ModelReconciler {
                 for offset in layout.weakSlots { state.setValue(repointed(state.value(at: offset)), at: offset) }
             }
         }
+    }
+
+    /// The saved value under `key` of `model`, if it has that saved key.
+    private static func identity(of model: ModelObject, key: String) -> ModelValue? {
+        let layout = model.layout
+        guard let offset = layout.offset(forKey: key) else { return nil }
+        let value = model.withState { $0.value(at: offset) }
+        return layout.slots[offset].codec.encode(value)
     }
 
     /// How many saved values of `live` and `fresh` (of one class) are equal,
