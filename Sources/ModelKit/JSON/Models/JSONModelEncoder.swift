@@ -67,7 +67,9 @@ struct JSONModelEncoder {
             // Possibly thousands of levels deep: freed without recursion.
             var value = object.modelValue
             defer { value.releaseWithoutRecursion() }
-            try writeValue(value)
+            writer.baseDepth = depth
+            defer { writer.baseDepth = 0 }
+            try writer.writeWithoutRecursion(value)
             return
         }
         let planned = plan?[entered]

@@ -232,6 +232,16 @@ struct JSONWriter {
         }
     }
 
+    /// Writes `root` with no recursion at all: for a caller that is itself
+    /// deep in a recursion (the model encoder past its direct depth), whose
+    /// stack may not have room for the writer's recursive levels.
+    mutating func writeWithoutRecursion(_ root: ModelValue) throws(ModelError) {
+        switch root {
+        case .array, .object: try writeIteratively(root)
+        default: try writeScalar(root)
+        }
+    }
+
     /// Writes `root`, a container inside `outer` containers opened by the
     /// recursion, with a stack of frames on the heap; a failure's key path
     /// starts at `root`.
