@@ -97,7 +97,8 @@ extension ModelValueConvertible where Self: ModelObject {
                     guard case .object(let members) = merged else { return merger.conflicts }
                     // References may name models under keys the merge left alone:
                     // every key is decoded, and those that did not change stay.
-                    try loadPatchedForm(members, original: original, decodingEveryKey: merger.hadReferences)
+                    try loadPatchedForm(
+                        members, original: original, references: .shared, decodingEveryKey: merger.hadReferences)
                 } catch let error as ModelError {
                     throw error.afterMerge(with: merger.conflicts)
                 }

@@ -251,9 +251,10 @@ extension ModelObject {
     /// copy, then applies them in one step, recording changes. With
     /// `decodingEveryKey`, every member is decoded (so that references
     /// may name models anywhere in `patched`), and only values that differ
-    /// change.
+    /// change. `references` is the policy `original` was written with.
     func loadPatchedForm(
-        _ patched: ModelValue.Object, original: ModelValue.Object, decodingEveryKey: Bool = false
+        _ patched: ModelValue.Object, original: ModelValue.Object, references: ReferencePolicy = .cycles,
+        decodingEveryKey: Bool = false
     ) throws {
         let layout = self.layout
         var changed = ModelValue.Object()
@@ -280,7 +281,7 @@ extension ModelObject {
 
         // Models the patch did not touch are put back in their places, and
         // those it edited take the new values in place.
-        let reconciler = ModelReconciler()
+        let reconciler = ModelReconciler(root: self, references: references)
         let current = withState { $0.snapshotValues() }
         for (offset, value) in pending.values
         where layout.slotMayHoldModels[offset] && !layout.weakSlots.contains(offset) {

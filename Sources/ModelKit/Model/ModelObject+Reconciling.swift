@@ -16,14 +16,28 @@
 ///   same way;
 /// - any other fresh model is new, and stays.
 /// Weak references that point at fresh models are pointed at the live models
-/// that replace them.
+/// that replace them. Where the patched form was written with
+/// ``ReferencePolicy/cycles``, which writes a weak reference to a model off
+/// its own path as `null`, an edited model keeps such a link: the form could
+/// not show it, so the patch cannot have changed it.
 final class ModelReconciler {
+    /// Whether weak links the form could not write are kept.
+    private let keepsUnwrittenLinks: Bool
+    /// The live models above the one being paired, the root first.
+    private var above: [ObjectIdentifier] = []
+
+    /// A reconciler for a patch of `root`'s saved form, written with `references`.
+    init(root: ModelObject, references: ReferencePolicy) {
+        keepsUnwrittenLinks = references == .cycles
+        above = [ObjectIdentifier(root)]
+    }
+
     /// Fresh model → the live model that stands for it.
     private var mapping: [ObjectIdentifier: ModelObject] = [:]
     /// Live models already standing for a fresh one.
     private var used = Set<ObjectIdentifier>()
     /// Live models that take the values of a fresh one, in the order found.
-    private var edits: [(live: ModelObject, fresh: ModelObject)] = []
+    private var edits: [(live: ModelObject, fresh: ModelObject, above: [ObjectIdentifier])] = []
     /// Fresh models that stay, whose weak references may need pointing.
     private var kept: [ModelObject] = []
 
@@ -121,7 +135,7 @@ final class ModelReconciler {
     /// Gives each edited live model its fresh model's values, recording the
     /// changes, and points the weak references of the fresh models that stay.
     func applyEdits() {
-        for (live, fresh) in edits {
+        for (live, fresh, above) in edits {
             let layout = live.layout
             let values = fresh.withState { $0.snapshotValues() }
             let bag = fresh.withState { $0.bag.object }
@@ -130,6 +144,14 @@ final class ModelReconciler {
                 var value = values[slot.offset]
                 if layout.weakSlots.contains(slot.offset) {
                     value = repointed(value)
+                    if keepsUnwrittenLinks, (value as? any WeakReferenceValue)?.target == nil {
+                        let link = live.withState { $0.value(at: slot.offset) }
+                        if let target = (link as? any WeakReferenceValue)?.target, target !== live,
+                            !above.contains(ObjectIdentifier(target))
+                        {
+                            value = link
+                        }
+                    }
                 } else if layout.slotMayHoldModels[slot.offset] {
                     value = replacingModels(in: value, codec: slot.codec)
                 }
@@ -191,7 +213,7 @@ final class ModelReconciler {
     /// `live` takes `fresh`'s values.
     private func edited(_ live: ModelObject, _ fresh: ModelObject, depth: Int) {
         stand(live, for: fresh)
-        edits.append((live, fresh))
+        edits.append((live, fresh, above))
         descend(live, fresh, depth: depth)
     }
 
@@ -205,6 +227,8 @@ final class ModelReconciler {
         let layout = live.layout
         let old = live.withState { $0.snapshotValues() }
         let new = fresh.withState { $0.snapshotValues() }
+        above.append(ObjectIdentifier(live))
+        defer { above.removeLast() }
         StackGuard.descending(depth) {
             for offset in layout.modelSlots where !layout.weakSlots.contains(offset) {
                 pair(old: old[offset], new: new[offset], codec: layout.slots[offset].codec, depth: depth + 1)
