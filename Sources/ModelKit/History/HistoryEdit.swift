@@ -257,7 +257,7 @@ extension ModelObject {
         _ key: String, slot: Int?, old: () -> Any?, new: () -> Any?, recorders: [HistoryTracker],
         in state: inout ModelState
     ) {
-        let offset = slot ?? layout.offsetsByKey[key]
+        let offset = slot ?? layout.offset(forKey: key)
         for tracker in recorders { tracker.record(self, slot: offset, key: key, old: old, new: new, in: &state) }
     }
 }

@@ -67,7 +67,7 @@ final class GraphWatcher: @unchecked Sendable {
             added[id] = model.observe(keys: nil) { [weak self, weak model] change in
                 guard let self, let model else { return }
                 self.continuation.yield(ModelGraphChange(object: model, key: change.key))
-                if let offset = model.layout.offsetsByKey[change.key], model.layout.slotMayHoldModels[offset] {
+                if let offset = model.layout.offset(forKey: change.key), model.layout.slotMayHoldModels[offset] {
                     self.refresh()
                 }
             }

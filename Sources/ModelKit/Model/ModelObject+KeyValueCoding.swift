@@ -84,7 +84,7 @@ extension ModelObject {
         switch container {
         case let model as ModelObject:
             let layout = model.layout
-            if layout.offsetsByKey[component] ?? layout.offsetsByName[component] != nil {
+            if layout.offset(forKeyOrName: component) != nil {
                 return "this is nil, not a model"
             }
             return "\(Swift.type(of: model)) has no saved key or extensible property \(ModelValue.quoted(component))"
@@ -106,7 +106,7 @@ extension ModelObject {
     /// Sets a saved property or an extensible property of this object.
     private func setOwnValue(_ value: Any?, forKey key: String) throws {
         let layout = self.layout
-        guard let offset = layout.offsetsByKey[key] ?? layout.offsetsByName[key] else {
+        guard let offset = layout.offset(forKeyOrName: key) else {
             // An unknown key follows the class's policy, as in loaded data:
             // `.ignore` drops it, `.reject` refuses it, `.keep` puts it in the bag.
             if layout.unknownKeys == .ignore, key != layout.versionKey, key != layout.typeKey { return }
@@ -163,7 +163,7 @@ extension ModelObject {
         switch container {
         case let model as ModelObject:
             let layout = model.layout
-            if let offset = layout.offsetsByKey[component] ?? layout.offsetsByName[component] {
+            if let offset = layout.offset(forKeyOrName: component) {
                 let value = model.withState { $0.value(at: offset) }
                 return unwrapped(value)
             }

@@ -58,6 +58,15 @@ final class ClassLayout: Sendable {
         guard let offset = offsetsByKey[key], KeyHash.sameBytes(slots[offset].key, key) else { return nil }
         return offset
     }
+    /// The storage offset of the saved key or the property named `text`
+    /// (the key first), told apart by exact text as ``offset(forKey:)``
+    /// does: key-value access with `"e\u{301}"` never reaches the property
+    /// saved as `"é"`.
+    func offset(forKeyOrName text: String) -> Int? {
+        if let offset = offset(forKey: text) { return offset }
+        guard let offset = offsetsByName[text], KeyHash.sameBytes(slots[offset].propertyName, text) else { return nil }
+        return offset
+    }
     let typeName: String
     let version: Int
     let versionKey: String?
