@@ -81,8 +81,17 @@ enum DemoProcess {
         var errors: String
     }
 
-    /// Runs the Demo with `arguments`, its standard store in `storeFolder`.
-    static func run(_ arguments: [String], storeFolder: URL, currentDirectory: URL? = nil) throws -> Outcome {
+    /// Runs the Demo with `arguments`, its standard store in `storeFolder`
+    /// and, when given, `currentDirectory` as its current folder and `input`
+    /// on its standard input, which is closed once written (so a command
+    /// reading `-` sees its end).
+    ///
+    /// The input is written into the pipe before the Demo starts, so a Demo
+    /// that does not read it cannot make the write fail: inputs here are a
+    /// few hundred bytes, far below a pipe's buffer (at least 4 KiB).
+    static func run(
+        _ arguments: [String], input: String? = nil, storeFolder: URL, currentDirectory: URL? = nil
+    ) throws -> Outcome {
         let executable = try #require(executable, "the Demo executable is not built: run swift build")
         let process = Process()
         process.executableURL = executable
@@ -91,6 +100,14 @@ enum DemoProcess {
         environment[ModelDefaults.directoryEnvironmentVariable] = storeFolder.path
         process.environment = environment
         if let currentDirectory { process.currentDirectoryURL = currentDirectory }
+        if let input {
+            let standardInput = Pipe()
+            process.standardInput = standardInput
+            let bytes = Data(input.utf8)
+            #expect(bytes.count <= 4096, "the input must fit in the pipe's buffer")
+            try standardInput.fileHandleForWriting.write(contentsOf: bytes)
+            try standardInput.fileHandleForWriting.close()
+        }
         let output = Pipe()
         let errors = Pipe()
         process.standardOutput = output
@@ -106,6 +123,28 @@ enum DemoProcess {
         return Outcome(
             status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
             errors: String(decoding: errorData.value, as: UTF8.self))
+    }
+
+    /// Runs the Demo in a new temporary folder `work` holding `files` (name
+    /// to text), its store in a folder beside it, and returns what it
+    /// printed and the text afterwards of each of `files` and of `reading`
+    /// (files it should have written). Both folders are removed, whatever
+    /// happens.
+    static func run(
+        _ arguments: [String], input: String?, files: [String: String], reading: [String] = []
+    ) throws -> (outcome: Outcome, files: [String: String]) {
+        try withTemporaryFolder { folder in
+            let work = folder.appendingPathComponent("work", isDirectory: true)
+            let store = folder.appendingPathComponent("store", isDirectory: true)
+            try FileManager.default.createDirectory(at: work, withIntermediateDirectories: false)
+            for (name, text) in files { try Data(text.utf8).write(to: work.appendingPathComponent(name)) }
+            let outcome = try run(arguments, input: input, storeFolder: store, currentDirectory: work)
+            var after: [String: String] = [:]
+            for name in Set(files.keys).union(reading) {
+                after[name] = try String(contentsOf: work.appendingPathComponent(name), encoding: .utf8)
+            }
+            return (outcome, after)
+        }
     }
 }
 

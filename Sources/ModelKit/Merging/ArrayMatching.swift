@@ -76,32 +76,10 @@ enum ArrayMatching {
 
         /// Records a longest common subsequence of `base[rows]` and `side[columns]`.
         func commonSubsequence(_ rows: Range<Int>, _ columns: Range<Int>, into result: inout [Int]) {
-            guard !rows.isEmpty, !columns.isEmpty else { return }
-            // lengths[r * width + c]: the longest common subsequence of the
-            // rows from r and the columns from c (relative to the ranges).
-            let width = columns.count + 1
-            var lengths = [Int32](repeating: 0, count: (rows.count + 1) * width)
-            for row in stride(from: rows.count - 1, through: 0, by: -1) {
-                for column in stride(from: columns.count - 1, through: 0, by: -1) {
-                    lengths[row * width + column] =
-                        equal(rows.lowerBound + row, columns.lowerBound + column)
-                        ? lengths[(row + 1) * width + column + 1] + 1
-                        : max(lengths[(row + 1) * width + column], lengths[row * width + column + 1])
-                }
+            let pairs = CommonSubsequence.pairs(rows: rows.count, columns: columns.count) { row, column in
+                equal(rows.lowerBound + row, columns.lowerBound + column)
             }
-            var row = 0
-            var column = 0
-            while row < rows.count, column < columns.count {
-                if equal(rows.lowerBound + row, columns.lowerBound + column) {
-                    result[rows.lowerBound + row] = columns.lowerBound + column
-                    row += 1
-                    column += 1
-                } else if lengths[(row + 1) * width + column] >= lengths[row * width + column + 1] {
-                    row += 1
-                } else {
-                    column += 1
-                }
-            }
+            for (row, column) in pairs { result[rows.lowerBound + row] = columns.lowerBound + column }
         }
 
         /// Pairs of elements that occur once in each range and are equal,

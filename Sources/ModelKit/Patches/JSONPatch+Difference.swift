@@ -129,33 +129,9 @@ extension JSONPatch {
                 oldHashes[row] == newHashes[column]
                     && old[old.startIndex + row].isJSONEqual(to: new[new.startIndex + column])
             }
-            // lengths[row * (columns + 1) + column]: the longest common
-            // subsequence of old[row...] and new[column...].
-            let width = columns + 1
-            var lengths = [Int32](repeating: 0, count: (rows + 1) * width)
-            for row in stride(from: rows - 1, through: 0, by: -1) {
-                for column in stride(from: columns - 1, through: 0, by: -1) {
-                    lengths[row * width + column] =
-                        equal(row, column)
-                        ? lengths[(row + 1) * width + column + 1] + 1
-                        : max(lengths[(row + 1) * width + column], lengths[row * width + column + 1])
-                }
+            return CommonSubsequence.pairs(rows: rows, columns: columns, equal: equal).map { row, column in
+                (old.startIndex + row, new.startIndex + column)
             }
-            var pairs: [(Int, Int)] = []
-            var row = 0
-            var column = 0
-            while row < rows, column < columns {
-                if equal(row, column) {
-                    pairs.append((old.startIndex + row, new.startIndex + column))
-                    row += 1
-                    column += 1
-                } else if lengths[(row + 1) * width + column] >= lengths[row * width + column + 1] {
-                    row += 1
-                } else {
-                    column += 1
-                }
-            }
-            return pairs
         }
     }
 }

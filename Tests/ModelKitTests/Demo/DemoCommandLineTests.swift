@@ -377,22 +377,11 @@ struct DemoCommandLineTests {
 
     @Test(arguments: cases)
     func eachCommandLineHasItsOutputErrorsAndStatus(_ row: Case) throws {
-        try withTemporaryFolder { folder in
-            let work = folder.appendingPathComponent("work", isDirectory: true)
-            let store = folder.appendingPathComponent("store", isDirectory: true)
-            try FileManager.default.createDirectory(at: work, withIntermediateDirectories: false)
-            for (name, text) in Self.fixtures {
-                try Data(text.utf8).write(to: work.appendingPathComponent(name))
-            }
-            let outcome = try DemoProcess.run(row.arguments, input: row.input, storeFolder: store, currentDirectory: work)
-            #expect(outcome.output == row.output)
-            #expect(outcome.errors == row.errors)
-            #expect(outcome.status == row.status)
-            for (name, text) in Self.fixtures {
-                let now = try String(contentsOf: work.appendingPathComponent(name), encoding: .utf8)
-                #expect(now == row.changedFiles[name] ?? text, "\(name)")
-            }
-        }
+        let (outcome, after) = try DemoProcess.run(row.arguments, input: row.input, files: Self.fixtures)
+        #expect(outcome.output == row.output)
+        #expect(outcome.errors == row.errors)
+        #expect(outcome.status == row.status)
+        for (name, text) in Self.fixtures { #expect(after[name] == row.changedFiles[name] ?? text, "\(name)") }
     }
 
     /// `help --help`, `help COMMAND` and `COMMAND --help` (or `-h`, anywhere

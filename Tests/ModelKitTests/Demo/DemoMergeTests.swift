@@ -69,25 +69,13 @@ struct DemoMergeTests {
 
     @Test(arguments: cases)
     func mergeWritesTheMergeAndReportsConflicts(_ row: Case) throws {
-        try withTemporaryFolder { folder in
-            let work = folder.appendingPathComponent("work", isDirectory: true)
-            try FileManager.default.createDirectory(at: work, withIntermediateDirectories: false)
-            for (name, text) in Self.fixtures {
-                try Data(text.utf8).write(to: work.appendingPathComponent(name))
-            }
-            let outcome = try DemoProcess.run(row.arguments, input: row.input, storeFolder: folder, currentDirectory: work)
-            #expect(outcome.output == row.output)
-            #expect(outcome.errors == row.errors)
-            #expect(outcome.status == row.status)
-            for (name, text) in Self.fixtures {
-                let now = try String(contentsOf: work.appendingPathComponent(name), encoding: .utf8)
-                #expect(now == text, "\(name)")
-            }
-            for (name, text) in row.changedFiles {
-                let written = try String(contentsOf: work.appendingPathComponent(name), encoding: .utf8)
-                #expect(written == text, "\(name)")
-            }
-        }
+        let (outcome, after) = try DemoProcess.run(
+            row.arguments, input: row.input, files: Self.fixtures, reading: Array(row.changedFiles.keys))
+        #expect(outcome.output == row.output)
+        #expect(outcome.errors == row.errors)
+        #expect(outcome.status == row.status)
+        for (name, text) in Self.fixtures { #expect(after[name] == text, "\(name)") }
+        for (name, text) in row.changedFiles { #expect(after[name] == text, "\(name)") }
     }
 
     @Test func helpDescribesMerge() throws {
