@@ -46,9 +46,13 @@ struct MergeReferences {
         var holders: [[String: [ModelKeyPath.Component]]] = []
         for form in forms {
             var found: [String: [ModelKeyPath.Component]] = [:]
-            var path: [ModelKeyPath.Component] = []
             var any = false
-            Self.collectIDs(.object(form), path: &path, into: &found, anyReference: &any)
+            var path: [ModelKeyPath.Component] = []
+            _ = try Self.rewrite(.object(form), at: rootShape, path: &path) { members, at, place in
+                if place == .model, case .string(let id)? = members[ReferenceKeys.id] { found[id] = at }
+                if place != .model { any = true }
+                return .object(members)
+            }
             hasReferences = hasReferences || any || !found.isEmpty
             holders.append(found)
         }
@@ -59,8 +63,8 @@ struct MergeReferences {
         for form in forms {
             var path: [ModelKeyPath.Component] = []
             skeletons.append(
-                try Self.rewrite(.object(form), path: &path) { members, _ in
-                    if members.count == 1, members[ReferenceKeys.ref] != nil { return [ReferenceKeys.ref: .null] }
+                try Self.rewrite(.object(form), at: rootShape, path: &path) { members, _, place in
+                    if place != .model { return [ReferenceKeys.ref: .null] }
                     guard members[ReferenceKeys.id] != nil else { return .object(members) }
                     var result = members
                     result.removeValue(forKey: ReferenceKeys.id)
@@ -71,8 +75,8 @@ struct MergeReferences {
         for version in 0..<3 {
             var absolute: [String: String] = [:]  // id → the text of its model's way
             var path: [ModelKeyPath.Component] = []
-            let rewritten = try Self.rewrite(.object(forms[version]), path: &path) { members, at in
-                if members.count == 1, let reference = members[ReferenceKeys.ref] {
+            let rewritten = try Self.rewrite(.object(forms[version]), at: rootShape, path: &path) { members, at, place in
+                if place != .model, let reference = members[ReferenceKeys.ref] {
                     guard case .string(let id) = reference, let holder = holders[version][id] else {
                         throw ModelError(
                             code: .invalidValue, message: "no model in the document has the id \(reference)",
@@ -121,39 +125,6 @@ struct MergeReferences {
     }
 
     // MARK: Before the merge
-
-    /// Records where each `"$id"` of `value` stands, and whether any
-    /// `"$ref"` does.
-    private static func collectIDs(
-        _ value: ModelValue, path: inout [ModelKeyPath.Component], into found: inout [String: [ModelKeyPath.Component]],
-        anyReference: inout Bool
-    ) {
-        switch value {
-        case .object(let members):
-            if members.count == 1, members[ReferenceKeys.ref] != nil {
-                anyReference = true
-                return
-            }
-            if case .string(let id)? = members[ReferenceKeys.id] { found[id] = path }
-            StackGuard.descending(path.count) {
-                for (key, member) in members {
-                    path.append(.key(key))
-                    collectIDs(member, path: &path, into: &found, anyReference: &anyReference)
-                    path.removeLast()
-                }
-            }
-        case .array(let elements):
-            StackGuard.descending(path.count) {
-                for (index, element) in elements.enumerated() {
-                    path.append(.index(index))
-                    collectIDs(element, path: &path, into: &found, anyReference: &anyReference)
-                    path.removeLast()
-                }
-            }
-        default:
-            break
-        }
-    }
 
     /// The way to the model at `path` of one version, stepping through each
     /// array by identity where the merge matches its elements so.
@@ -273,30 +244,77 @@ struct MergeReferences {
         return text
     }
 
-    /// `value` with `transform` applied to each object, children first.
+    /// Where an object of a saved form stands, for ``rewrite(_:at:weak:path:enter:_:)``.
+    enum Place: Equatable {
+        /// A model, which may carry `"$id"`.
+        case model
+        /// `{"$ref": …}` where a model is saved (a model written once and
+        /// met again).
+        case strongReference
+        /// `{"$ref": …}` of a weak reference.
+        case weakReference
+    }
+
+    /// `value`, the saved form of values of `shape`, with `transform`
+    /// applied to each object that stands where a model or a reference
+    /// does, children first (`enter` sees each model's path before its
+    /// children). Values that hold no models (extensible properties,
+    /// `ModelValue` properties, scalars) are left as they are, whatever
+    /// keys they use: `"$id"` and `"$ref"` there are data.
     private static func rewrite(
-        _ value: ModelValue, path: inout [ModelKeyPath.Component],
-        _ transform: (ModelValue.Object, [ModelKeyPath.Component]) throws -> ModelValue
+        _ value: ModelValue, at shape: SavedFormShape, weak: Bool = false, path: inout [ModelKeyPath.Component],
+        enter: ([ModelKeyPath.Component]) -> Void = { _ in },
+        _ transform: (ModelValue.Object, [ModelKeyPath.Component], Place) throws -> ModelValue
     ) throws -> ModelValue {
         switch value {
         case .object(let members):
-            var result = ModelValue.Object(minimumCapacity: members.count)
-            try StackGuard.descendingThrowing(path.count) {
-                for (key, member) in members {
-                    path.append(.key(key))
-                    defer { path.removeLast() }
-                    result.appendNew(key: key, value: try rewrite(member, path: &path, transform))
-                }
+            if isReference(members) {
+                if weak { return try transform(members, path, .weakReference) }
+                if case .model = shape { return try transform(members, path, .strongReference) }
+                return value
             }
-            return try transform(result, path)
+            switch shape {
+            case .model where !weak:
+                guard let layout = shape.layout(of: value) else { return value }
+                enter(path)
+                var result = ModelValue.Object(minimumCapacity: members.count)
+                try StackGuard.descendingThrowing(path.count) {
+                    for (key, member) in members {
+                        guard let offset = layout.offset(forKey: key) else {
+                            result.appendNew(key: key, value: member)
+                            continue
+                        }
+                        let isWeak = layout.weakSlots.contains(offset)
+                        let inner: SavedFormShape = isWeak ? .other : .of(layout.slots[offset].codec.valueType)
+                        path.append(.key(key))
+                        defer { path.removeLast() }
+                        result.appendNew(
+                            key: key, value: try rewrite(member, at: inner, weak: isWeak, path: &path, enter: enter, transform))
+                    }
+                }
+                return try transform(result, path, .model)
+            case .members(let inner):
+                var result = ModelValue.Object(minimumCapacity: members.count)
+                try StackGuard.descendingThrowing(path.count) {
+                    for (key, member) in members {
+                        path.append(.key(key))
+                        defer { path.removeLast() }
+                        result.appendNew(key: key, value: try rewrite(member, at: inner, path: &path, enter: enter, transform))
+                    }
+                }
+                return .object(result)
+            default:
+                return value
+            }
         case .array(let elements):
+            guard case .elements(let inner) = shape, !weak else { return value }
             var result: [ModelValue] = []
             result.reserveCapacity(elements.count)
             try StackGuard.descendingThrowing(path.count) {
                 for (index, element) in elements.enumerated() {
                     path.append(.index(index))
                     defer { path.removeLast() }
-                    result.append(try rewrite(element, path: &path, transform))
+                    result.append(try rewrite(element, at: inner, path: &path, enter: enter, transform))
                 }
             }
             return .array(result)
@@ -315,11 +333,17 @@ struct MergeReferences {
     func restored(_ merged: ModelValue.Object, merger: inout ThreeWayMerge) throws -> ModelValue.Object {
         guard hasReferences else { return merged }
         var resolver = Resolver(merged: merged, targets: targets)
-        // Where each reference stands, and the model it names.
-        var references: [(path: [ModelKeyPath.Component], text: String)] = []
+        // Where each reference stands, and the models in document order.
+        var references: [(path: [ModelKeyPath.Component], text: String, isWeak: Bool)] = []
+        var models: [[ModelKeyPath.Component]] = []
         var path: [ModelKeyPath.Component] = []
-        _ = try Self.rewrite(.object(merged), path: &path) { members, at in
-            if members.count == 1, case .string(let text)? = members[ReferenceKeys.ref] { references.append((at, text)) }
+        _ = try Self.rewrite(.object(merged), at: rootShape, path: &path, enter: { models.append($0) }) {
+            members, at, place in
+            if place != .model {
+                var text = ""
+                if case .string(let named)? = members[ReferenceKeys.ref] { text = named }
+                references.append((at, text, place == .weakReference))
+            }
             return .object(members)
         }
         var settled: [[ModelKeyPath.Component]: [ModelKeyPath.Component]] = [:]  // reference → its model
@@ -328,7 +352,7 @@ struct MergeReferences {
                 settled[reference.path] = target
                 continue
             }
-            guard Self.isWeak(at: reference.path, in: merged, rootShape: rootShape) else {
+            guard reference.isWeak else {
                 throw ModelError(
                     code: .invalidValue,
                     message: "this shared model is written in full at \(reference.text), which the merge removed",
@@ -347,52 +371,25 @@ struct MergeReferences {
         // Ids in document order of the models named.
         let named = Set(settled.values)
         var ids: [[ModelKeyPath.Component]: String] = [:]
+        for model in models where named.contains(model) && ids[model] == nil { ids[model] = String(ids.count + 1) }
         path = []
-        try Self.walkInOrder(.object(merged), path: &path) { at in
-            if named.contains(at), ids[at] == nil { ids[at] = String(ids.count + 1) }
-        }
-        path = []
-        let result = try Self.rewrite(.object(merged), path: &path) { members, at in
-            if members.count == 1, members[ReferenceKeys.ref] != nil {
+        let result = try Self.rewrite(.object(merged), at: rootShape, path: &path) { members, at, place in
+            if place != .model {
                 guard let target = settled[at], let id = ids[target] else { return .null }
                 return [ReferenceKeys.ref: .string(id)]
             }
-            guard let id = ids[at] else { return .object(members) }
+            // An id a resolution wrote itself names nothing here: only the
+            // ids numbered now are kept.
+            var unnumbered = members
+            unnumbered.removeValue(forKey: ReferenceKeys.id)
+            guard let id = ids[at] else { return .object(unnumbered) }
             var numbered = ModelValue.Object(minimumCapacity: members.count + 1)
             numbered.appendNew(key: ReferenceKeys.id, value: .string(id))
-            for (key, value) in members { numbered.appendNew(key: key, value: value) }
+            for (key, value) in unnumbered { numbered.appendNew(key: key, value: value) }
             return .object(numbered)
         }
         guard case .object(let members) = result else { return merged }
         return members
-    }
-
-    /// Calls `visit` with the path of each object of `value`, parents first.
-    private static func walkInOrder(
-        _ value: ModelValue, path: inout [ModelKeyPath.Component], _ visit: ([ModelKeyPath.Component]) -> Void
-    ) throws {
-        switch value {
-        case .object(let members):
-            guard !(members.count == 1 && members[ReferenceKeys.ref] != nil) else { return }
-            visit(path)
-            try StackGuard.descendingThrowing(path.count) {
-                for (key, member) in members {
-                    path.append(.key(key))
-                    defer { path.removeLast() }
-                    try walkInOrder(member, path: &path, visit)
-                }
-            }
-        case .array(let elements):
-            try StackGuard.descendingThrowing(path.count) {
-                for (index, element) in elements.enumerated() {
-                    path.append(.index(index))
-                    defer { path.removeLast() }
-                    try walkInOrder(element, path: &path, visit)
-                }
-            }
-        default:
-            break
-        }
     }
 
     /// Finds the models the ways name in the merged form.
@@ -479,30 +476,5 @@ struct MergeReferences {
             }
             return path
         }
-    }
-
-    /// Whether the value at `path` of `merged` is a weak reference's.
-    private static func isWeak(
-        at path: [ModelKeyPath.Component], in merged: ModelValue.Object, rootShape: SavedFormShape
-    ) -> Bool {
-        guard case .key(let key)? = path.last else { return false }
-        var node = ModelValue.object(merged)
-        var shape = rootShape
-        for component in path.dropLast() {
-            switch (component, node) {
-            case (.key(let key), .object(let members)):
-                shape = shape.layout(of: node)?.shape(ofKey: key) ?? .other
-                guard let member = members[key] else { return false }
-                node = member
-            case (.index(let index), .array(let elements)):
-                if case .elements(let element) = shape { shape = element } else { shape = .other }
-                guard index < elements.count else { return false }
-                node = elements[index]
-            default:
-                return false
-            }
-        }
-        guard let layout = shape.layout(of: node), let offset = layout.offset(forKey: key) else { return false }
-        return layout.weakSlots.contains(offset)
     }
 }

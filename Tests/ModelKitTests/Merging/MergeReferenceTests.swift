@@ -214,6 +214,46 @@ final class OutlineNode: ModelObject, @unchecked Sendable {
         #expect(error?.message.contains(#"groups[0].tasks[0].blockedBy (names a removed model): {"$ref":"#) == true)
     }
 
+    /// A resolution may give any value: a reference naming no model (a raw
+    /// id, a way that leads nowhere, one too far up) leaves a weak link
+    /// `nil`, reported; an `"$id"` of its own is dropped, never shared with
+    /// the ids the merge gives.
+    @Test(arguments: [
+        [ReferenceKeys.ref: "1"], [ReferenceKeys.ref: "groups[id=\"nope\"]"], [ReferenceKeys.ref: "^99"],
+        [ReferenceKeys.ref: .int(3)],
+    ] as [ModelValue])
+    func resolutionsThatNameNoModel(_ resolution: ModelValue) throws {
+        let base = TaskBoard.sample()
+        let ours = base.copy(), theirs = base.copy()
+        ours.task("b")!.blockedBy = ours.task("c")
+        theirs.task("b")!.blockedBy = nil
+        let result = try TaskBoard.merge(base: base, ours: ours, theirs: theirs, policy: .resolve { _ in resolution })
+        #expect(result.merged.links == ["a", "b", "c"])
+        #expect(result.merged.groupsAreRight)
+        #expect(result.conflicts.map(\.kind) == [.changedOnBothSides, .removedTarget])
+    }
+
+    /// `"$id"` and `"$ref"` inside values that hold no models (a
+    /// `ModelValue` property, an extensible property) are data: a merge
+    /// leaves them as they are, beside real references.
+    @Test func referenceShapedDataIsData() throws {
+        let base = TaskBoard.sample()
+        let schema: ModelValue = ["$id": "urn:task", "items": ["$ref": "#/$defs/task"], "list": [["$ref": "1"]]]
+        try base.setExtensibleProperty(schema, forKey: "schema")
+        try base.groups[0].tasks[0].setExtensibleProperty(["$ref": "elsewhere"], forKey: "note")
+        let ours = base.copy(), theirs = base.copy()
+        ours.addGroup("g0", at: 0)
+        try ours.setExtensibleProperty(["$ref": "#/$defs/other", "$id": "urn:mine"], forKey: "extra")
+        theirs.add("d", to: "g1", at: 0).blockedBy = theirs.task("c")
+        let result = try TaskBoard.merge(base: base, ours: ours, theirs: theirs)
+        #expect(result.conflicts.isEmpty)
+        #expect(result.merged.extensibleProperty(forKey: "schema") == schema)
+        #expect(result.merged.extensibleProperty(forKey: "extra") == ["$ref": "#/$defs/other", "$id": "urn:mine"])
+        #expect(result.merged.task("a")?.extensibleProperty(forKey: "note") == ["$ref": "elsewhere"])
+        #expect(result.merged.links == ["d<c", "a", "b<a", "c"])
+        #expect(result.merged.groupsAreRight)
+    }
+
     /// Parents are named by how far up they are, so a tree without identity
     /// keys merges insertions on both sides with every parent right.
     @Test func parentsInATreeMergedByPosition() throws {
