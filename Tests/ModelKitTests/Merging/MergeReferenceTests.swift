@@ -80,6 +80,18 @@ final class OutlineNode: ModelObject, @unchecked Sendable {
         return node
     }
 
+    /// Empties the tree's lists from the top, keeping every node until
+    /// then, so that freeing a deep tree runs no deinit inside another.
+    func releaseWithoutRecursion() {
+        var nodes = [self]
+        var index = 0
+        while index < nodes.count {
+            nodes.append(contentsOf: nodes[index].children)
+            index += 1
+        }
+        for node in nodes { node.children = [] }
+    }
+
     /// Whether every node's `parent` is the node that holds it.
     var parentsAreRight: Bool { children.allSatisfy { $0.parent === self && $0.parentsAreRight } }
 
@@ -271,6 +283,40 @@ final class OutlineNode: ModelObject, @unchecked Sendable {
         #expect(conflicts.isEmpty)
         #expect(ours.outline == "root(w(w1) x(x1! x2) m y(y0 y1(y11)))")
         #expect(ours.parentsAreRight)
+    }
+
+    /// A deep tree with a parent at every level merges on a thread with a
+    /// small stack (512 KiB), every parent right, with edits at both ends
+    /// of the chain.
+    @Test func aDeepTreeMergesOnASmallStack() {
+        DeepGraphTests.onThread(stackSize: DeepGraphTests.smallStack) {
+            let base = OutlineNode()
+            base.title = "0"
+            var node = base
+            for level in 1..<200 { node = node.add("\(level)") }
+            base.add("b")
+            base.add("c")
+            let ours = base.copy(), theirs = base.copy()
+            var deepest = ours
+            while let child = deepest.children.first { deepest = child }
+            deepest.title = "deepest"
+            ours.add("x")
+            theirs.children[0].children[0].children[0].children[0].title = "four!"
+            do {
+                let result = try OutlineNode.merge(base: base, ours: ours, theirs: theirs)
+                #expect(result.conflicts.isEmpty)
+                #expect(result.merged.parentsAreRight)
+                #expect(result.merged.children.map(\.title) == ["1", "b", "c", "x"])
+                #expect(result.merged.children[0].children[0].children[0].children.map(\.title) == ["four!"])
+                var last = result.merged
+                while let child = last.children.first { last = child }
+                #expect(last.title == "deepest")
+                result.merged.releaseWithoutRecursion()
+            } catch {
+                Issue.record(error)
+            }
+            for tree in [base, ours, theirs] { tree.releaseWithoutRecursion() }
+        }
     }
 
     /// A link into an array merged by position names its model by index,
