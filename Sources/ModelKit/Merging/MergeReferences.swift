@@ -14,7 +14,7 @@
 /// (``ModelObject/identityKey``) wherever the merge matches that array's
 /// elements by it, and otherwise by index, which names the same model in
 /// every version only while no version moved that array's elements: an
-/// index into an array one side reshaped throws, naming the reference.
+/// index into an array one side reshaped throws, naming the model.
 /// A weak reference whose model the merge removed is written `null` and
 /// reported as a conflict; a shared model whose full occurrence the merge
 /// removed throws.
