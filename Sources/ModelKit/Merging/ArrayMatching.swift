@@ -2,8 +2,10 @@
 /// merge of arrays by position.
 ///
 /// Elements are equal by `==`. The matching keeps a common prefix and
-/// suffix, then a longest common subsequence of what lies between; where
-/// that would compare more than a million pairs, it first anchors the
+/// suffix, then a longest common subsequence of what lies between: by
+/// Myers' algorithm while the changes are few enough for a million steps
+/// (so arrays of any length with a few edits match exactly), else by a
+/// table of pairs; where that would compare more than a million pairs, it first anchors the
 /// elements that occur once in each version (in an increasing run of
 /// positions, as patience diff does) and finds common subsequences only
 /// between anchors small enough, so the cost stays near the arrays' sizes.
@@ -14,28 +16,37 @@ enum ArrayMatching {
     /// For each index of `base`, the index of the element of `side` it is
     /// kept as, or -1 where `side` changed or removed it; increasing where
     /// not -1.
-    static func matches(_ base: [ModelValue], _ side: [ModelValue]) -> [Int] {
+    static func matches(
+        _ base: [ModelValue], _ side: [ModelValue], hash: (ModelValue) -> Int = { $0.hashValue }
+    ) -> [Int] {
         var result = [Int](repeating: -1, count: base.count)
+        let baseHashes = base.map(hash)
+        let sideHashes = side.map(hash)
+        func equal(_ row: Int, _ column: Int) -> Bool {
+            baseHashes[row] == sideHashes[column] && base[row] == side[column]
+        }
         var prefix = 0
-        while prefix < min(base.count, side.count), base[prefix] == side[prefix] {
+        while prefix < min(base.count, side.count), equal(prefix, prefix) {
             result[prefix] = prefix
             prefix += 1
         }
         var suffix = 0
-        while suffix < min(base.count, side.count) - prefix,
-            base[base.count - 1 - suffix] == side[side.count - 1 - suffix]
-        {
+        while suffix < min(base.count, side.count) - prefix, equal(base.count - 1 - suffix, side.count - 1 - suffix) {
             result[base.count - 1 - suffix] = side.count - 1 - suffix
             suffix += 1
         }
         let baseRange = prefix..<(base.count - suffix)
         let sideRange = prefix..<(side.count - suffix)
         guard !baseRange.isEmpty, !sideRange.isEmpty else { return result }
-        let baseHashes = base[baseRange].map(\.hashValue)
-        let sideHashes = side[sideRange].map(\.hashValue)
-        let matcher = Matcher(
-            base: base, side: side, baseHashes: baseHashes, sideHashes: sideHashes,
-            baseStart: baseRange.lowerBound, sideStart: sideRange.lowerBound)
+        // Few changes: the fewest edits, at any length.
+        if let pairs = CommonSubsequence.fewestEditsPairs(
+            rows: baseRange.count, columns: sideRange.count, limit: subsequenceLimit,
+            equal: { equal(baseRange.lowerBound + $0, sideRange.lowerBound + $1) })
+        {
+            for (row, column) in pairs { result[baseRange.lowerBound + row] = sideRange.lowerBound + column }
+            return result
+        }
+        let matcher = Matcher(base: base, side: side, baseHashes: baseHashes, sideHashes: sideHashes)
         if fitsLimit(baseRange.count, sideRange.count) {
             matcher.commonSubsequence(baseRange, sideRange, into: &result)
         } else {
@@ -61,17 +72,15 @@ enum ArrayMatching {
         return !pairs.overflow && pairs.partialValue <= subsequenceLimit
     }
 
-    /// The two arrays with the hashes of their middles.
+    /// The two arrays with the hashes of their elements.
     private struct Matcher {
         let base: [ModelValue]
         let side: [ModelValue]
         let baseHashes: [Int]
         let sideHashes: [Int]
-        let baseStart: Int
-        let sideStart: Int
 
         func equal(_ row: Int, _ column: Int) -> Bool {
-            baseHashes[row - baseStart] == sideHashes[column - sideStart] && base[row] == side[column]
+            baseHashes[row] == sideHashes[column] && base[row] == side[column]
         }
 
         /// Records a longest common subsequence of `base[rows]` and `side[columns]`.
@@ -87,14 +96,14 @@ enum ArrayMatching {
         func anchors(_ rows: Range<Int>, _ columns: Range<Int>) -> [(Int, Int)] {
             var sideOnce: [Int: Int] = [:]  // hash to index; -1 when it occurs again
             for column in columns {
-                let hash = sideHashes[column - sideStart]
+                let hash = sideHashes[column]
                 sideOnce[hash] = sideOnce[hash] == nil ? column : -1
             }
             var baseCount: [Int: Int] = [:]
-            for row in rows { baseCount[baseHashes[row - baseStart], default: 0] += 1 }
+            for row in rows { baseCount[baseHashes[row], default: 0] += 1 }
             var candidates: [(Int, Int)] = []
             for row in rows {
-                let hash = baseHashes[row - baseStart]
+                let hash = baseHashes[row]
                 if baseCount[hash] == 1, let column = sideOnce[hash], column >= 0, base[row] == side[column] {
                     candidates.append((row, column))
                 }

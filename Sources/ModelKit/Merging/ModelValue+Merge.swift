@@ -37,8 +37,12 @@ extension ModelValue {
         base: ModelValue, ours: ModelValue, theirs: ModelValue, policy: MergePolicy = .ours
     ) throws -> MergeResult<ModelValue> {
         var merger = ThreeWayMerge(policy: policy)
-        let merged = try merger.mergeRoot(base, ours, theirs)
-        if case .fail = policy, !merger.conflicts.isEmpty { throw ModelError.mergeConflicts(merger.conflicts) }
+        var merged = try merger.mergeRoot(base, ours, theirs)
+        if case .fail = policy, !merger.conflicts.isEmpty {
+            // Swift would free the merged value by recursion, a few frames a level.
+            merged.releaseWithoutRecursion()
+            throw ModelError.mergeConflicts(merger.conflicts)
+        }
         return MergeResult(merged: merged, conflicts: merger.conflicts)
     }
 }

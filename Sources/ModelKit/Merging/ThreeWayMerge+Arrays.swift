@@ -25,8 +25,8 @@ extension ThreeWayMerge {
     private mutating func mergeByPosition(
         _ base: [ModelValue], _ ours: [ModelValue], _ theirs: [ModelValue], element: SavedFormShape
     ) throws -> [ModelValue] {
-        let oursMatch = ArrayMatching.matches(base, ours)
-        let theirsMatch = ArrayMatching.matches(base, theirs)
+        let oursMatch = ArrayMatching.matches(base, ours, hash: fingerprints.hash)
+        let theirsMatch = ArrayMatching.matches(base, theirs, hash: fingerprints.hash)
         var merged: [ModelValue] = []
         merged.reserveCapacity(max(ours.count, theirs.count))
         var (i, j, k) = (0, 0, 0)
@@ -58,9 +58,9 @@ extension ThreeWayMerge {
         _ base: ArraySlice<ModelValue>, _ ours: ArraySlice<ModelValue>, _ theirs: ArraySlice<ModelValue>,
         element: SavedFormShape, into merged: inout [ModelValue]
     ) throws {
-        if ours.elementsEqual(base) {
+        if fingerprints.equal(ours, base) {
             merged.append(contentsOf: theirs)
-        } else if theirs.elementsEqual(base) || ours.elementsEqual(theirs) {
+        } else if fingerprints.equal(theirs, base) || fingerprints.equal(ours, theirs) {
             merged.append(contentsOf: ours)
         } else if base.count == ours.count, ours.count == theirs.count {
             for offset in 0..<base.count {

@@ -25,6 +25,9 @@ struct ThreeWayMerge {
     /// Whether the models merged by ``mergeModels(base:ours:theirs:)`` had
     /// references (`"$id"`, `"$ref"`).
     private(set) var hadReferences = false
+    /// The hashes of the versions' containers, for comparing them in
+    /// linear time; made anew for each ``mergeRoot(_:_:_:)``.
+    var fingerprints = MergeFingerprints()
 
     init(policy: MergePolicy, rootShape: SavedFormShape = .other) {
         self.policy = policy
@@ -33,6 +36,8 @@ struct ThreeWayMerge {
 
     /// The merge of the three documents.
     mutating func mergeRoot(_ base: ModelValue, _ ours: ModelValue, _ theirs: ModelValue) throws -> ModelValue {
+        fingerprints = MergeFingerprints()
+        defer { fingerprints = MergeFingerprints() }
         guard let merged = try merge(base, ours, theirs, shape: rootShape) else {
             throw ModelError(
                 code: .invalidValue,
@@ -63,9 +68,9 @@ struct ThreeWayMerge {
     mutating func merge(
         _ base: ModelValue?, _ ours: ModelValue?, _ theirs: ModelValue?, shape: SavedFormShape
     ) throws -> ModelValue? {
-        if ours == theirs { return ours }
-        if ours == base { return theirs }
-        if theirs == base { return ours }
+        if fingerprints.equal(ours, theirs) { return ours }
+        if fingerprints.equal(ours, base) { return theirs }
+        if fingerprints.equal(theirs, base) { return ours }
         guard let base, let ours, let theirs else {
             return try conflict(base == nil ? .changedOnBothSides : .removedOnOneSide, base, ours, theirs)
         }

@@ -214,6 +214,70 @@ struct MergeCase: CustomStringConvertible, Sendable {
     }
 }
 
+extension ModelValueMergeTests {
+    /// `[leaf]` wrapped `depth` times, alternating objects and arrays.
+    @Sendable static func nested(_ depth: Int, _ leaf: ModelValue) -> ModelValue {
+        var value = leaf
+        for index in 0..<depth { value = index.isMultiple(of: 2) ? ["k": value, "o": 0] : [value, 1] }
+        return value
+    }
+
+    /// The report's crash: under `.fail` the merged value of a 2,000-level
+    /// merge was freed by recursion after the throw (SIGSEGV on 512 KiB).
+    @Test(arguments: [1_000, 2_000, 10_000])
+    func aConflictAtTheBottomOfADeepDocumentThrowsOnASmallStack(depth: Int) throws {
+        let error = HostilePatchTests.onSmallStack {
+            var base = Self.nested(depth, ["a": 0]), ours = Self.nested(depth, ["a": 1])
+            var theirs = Self.nested(depth, ["a": 2])
+            defer {
+                base.releaseWithoutRecursion()
+                ours.releaseWithoutRecursion()
+                theirs.releaseWithoutRecursion()
+            }
+            _ = try ModelValue.merge(base: base, ours: ours, theirs: theirs, policy: .fail)
+        }
+        let failure = try #require(error as? ModelError)
+        #expect(failure.code == .mergeConflict)
+        #expect(failure.description.contains(".a: base 0, ours 1, theirs 2"))
+    }
+
+    /// 10,000 levels, one change on each side at the bottom: each level's
+    /// comparisons no longer walk the levels below it again.
+    @Test func tenThousandLevelsMergeOnASmallStack() {
+        let error = HostilePatchTests.onSmallStack {
+            var base = Self.nested(10_000, ["a": 0, "b": 0]), ours = Self.nested(10_000, ["a": 1, "b": 0])
+            var theirs = Self.nested(10_000, ["a": 0, "b": 2]), expected = Self.nested(10_000, ["a": 1, "b": 2])
+            var outcome = try ModelValue.merge(base: base, ours: ours, theirs: theirs, policy: .fail)
+            let isExpected = outcome.merged == expected
+            base.releaseWithoutRecursion()
+            ours.releaseWithoutRecursion()
+            theirs.releaseWithoutRecursion()
+            expected.releaseWithoutRecursion()
+            outcome.merged.releaseWithoutRecursion()
+            #expect(isExpected)
+        }
+        #expect(error == nil)
+    }
+
+    /// Arrays with no value that occurs once, past the million pairs of a
+    /// table: insertions at both ends on one side and an edit in the middle
+    /// on the other merge cleanly at any length.
+    @Test(arguments: [1_000, 2_000, 10_000, 100_000])
+    func repeatedValuesMergeByTheFewestEdits(count: Int) throws {
+        let base = (0..<count).map { ModelValue.int($0 % 7) }
+        let ours = [ModelValue.int(99)] + base + [.int(98)]
+        var theirs = base
+        theirs[count / 2] = "changed"
+        for policy in [MergePolicy.ours, .fail] {
+            let result = try ModelValue.merge(base: .array(base), ours: .array(ours), theirs: .array(theirs), policy: policy)
+            var expected = ours
+            expected[count / 2 + 1] = "changed"
+            #expect(result.conflicts.isEmpty)
+            #expect(result.merged == .array(expected))
+        }
+    }
+}
+
 /// Compiles only if the merge's values are `Sendable`, as they claim.
 @Test func mergeValuesAreSendable() {
     func requireSendable<T: Sendable>(_: T.Type) {}
