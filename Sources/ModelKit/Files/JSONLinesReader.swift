@@ -137,7 +137,7 @@ final class JSONLinesReader<M: ModelObject> {
             } catch let error as ModelError where error.code == .typeNotAllowed {
                 let model: M
                 do {
-                    model = try M.decoded(from: ModelValue(json: data))
+                    model = try M.decoded(from: ModelValue(modelJSON: data))
                 } catch let error as ModelError {
                     throw error.locatingUnknownKeys(inJSON: data)
                 }

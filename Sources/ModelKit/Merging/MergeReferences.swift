@@ -279,9 +279,10 @@ struct MergeReferences {
                 enter(path)
                 var result = ModelValue.Object(minimumCapacity: members.count)
                 try StackGuard.descendingThrowing(path.count) {
-                    for (key, member) in members {
+                    for (index, (key, member)) in members.enumerated() {
                         guard let offset = layout.offset(forKey: key) else {
                             result.appendNew(key: key, value: member)
+                            if let text = members.text(at: index) { result.setText(text, at: result.count - 1) }
                             continue
                         }
                         let isWeak = layout.weakSlots.contains(offset)
@@ -385,7 +386,10 @@ struct MergeReferences {
             guard let id = ids[at] else { return .object(unnumbered) }
             var numbered = ModelValue.Object(minimumCapacity: members.count + 1)
             numbered.appendNew(key: ReferenceKeys.id, value: .string(id))
-            for (key, value) in unnumbered { numbered.appendNew(key: key, value: value) }
+            for (index, (key, value)) in unnumbered.enumerated() {
+                numbered.appendNew(key: key, value: value)
+                if let text = unnumbered.text(at: index) { numbered.setText(text, at: numbered.count - 1) }
+            }
             return .object(numbered)
         }
         guard case .object(let members) = result else { return merged }

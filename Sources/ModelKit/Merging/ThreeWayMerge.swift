@@ -116,6 +116,9 @@ struct ThreeWayMerge {
             let result = try merge(base[key], value, theirs[key], shape: layout?.shape(ofKey: key) ?? .other)
             if let result {
                 merged.appendNew(key: key, value: result)
+                if ours.hasTexts || theirs.hasTexts, let text = Self.keptText(of: result, forKey: key, in: ours, theirs) {
+                    merged.setText(text, at: merged.count - 1)
+                }
             } else if let layout, let offset = layout.offset(forKey: key), KeyHash.sameBytes(layout.slots[offset].key, key) {
                 // Only a resolution removes a key every version has.
                 throw ModelError(
@@ -128,9 +131,30 @@ struct ThreeWayMerge {
             path.append(.key(key))
             defer { path.removeLast() }
             let result = try merge(base[key], nil, value, shape: layout?.shape(ofKey: key) ?? .other)
-            if let result { merged.appendNew(key: key, value: result) }
+            if let result {
+                merged.appendNew(key: key, value: result)
+                if theirs.hasTexts, let text = Self.keptText(of: result, forKey: key, in: theirs) {
+                    merged.setText(text, at: merged.count - 1)
+                }
+            }
         }
         return merged
+    }
+
+    /// The JSON text a version's member under `key` keeps, where the merged
+    /// `result` is that member's value: the member comes out as it came in
+    /// (`1.10`, a 30-digit decimal).
+    private static func keptText(
+        of result: ModelValue, forKey key: String, in versions: ModelValue.Object...
+    ) -> RawJSON? {
+        for version in versions where version.hasTexts {
+            if let index = version.index(forKey: key), let text = version.text(at: index),
+                version.values[index] == result
+            {
+                return text
+            }
+        }
+        return nil
     }
 }
 

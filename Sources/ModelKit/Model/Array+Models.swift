@@ -22,7 +22,7 @@ extension Array where Element: ModelObject {
     ///   first in the key path).
     public init(json: Data, options: JSONReadingOptions = JSONReadingOptions()) throws {
         do {
-            try self.init(modelValue: ModelValue(json: json, options: options))
+            try self.init(modelValue: ModelValue(modelJSON: json, options: options))
         } catch let error as ModelError {
             throw error.locatingUnknownKeys(inJSON: json, options: options)
         }

@@ -65,7 +65,7 @@ extension ModelObject {
         var unknown = UnknownKeyErrors()
         try CodingContext.with(classStrategy: layout.dateStrategy) { context in
             pending.values.reserveCapacity(min(members.count, layout.slotCount))
-            for (key, value) in members {
+            for (index, (key, value)) in members.enumerated() {
                 if let offset = layout.offset(forKey: key) {
                     let slot = layout.slots[offset]
                     do {
@@ -92,7 +92,9 @@ extension ModelObject {
                     }
                 } else if key != layout.versionKey, key != layout.typeKey {
                     switch policy {
-                    case .keep: pending.bag.appendNew(key: key, value: value)
+                    case .keep:
+                        pending.bag.appendNew(key: key, value: value)
+                        if let text = members.text(at: index) { pending.bag.setText(text, at: pending.bag.count - 1) }
                     case .ignore: continue
                     case .reject: try unknown.record(ModelError.rejecting([key], of: layout))
                     }
@@ -109,7 +111,7 @@ extension ModelObject {
     ///   loaded in place cannot be.
     private static func withoutReferenceKeys(_ members: ModelValue.Object) throws -> ModelValue.Object {
         var result = ModelValue.Object(minimumCapacity: members.count)
-        for (key, value) in members {
+        for (index, (key, value)) in members.enumerated() {
             switch ReferenceKeys.kind(of: key) {
             case .plain: result.appendNew(key: key, value: value)
             case .id: continue
@@ -121,6 +123,7 @@ extension ModelObject {
                         + "in a document and cannot be loaded in place",
                     keyPath: ModelKeyPath([.key(ReferenceKeys.ref)]))
             }
+            if let text = members.text(at: index) { result.setText(text, at: result.count - 1) }
         }
         return result
     }
@@ -175,10 +178,18 @@ extension ModelObject {
         var result = ModelValue.Object(minimumCapacity: values.count)
         for (position, key) in members.keys.enumerated() {
             if setAside.contains(position) {
-                if result.index(forKey: key) == nil { result.appendNew(key: key, value: members.values[position]) }
+                guard result.index(forKey: key) == nil else { continue }
+                result.appendNew(key: key, value: members.values[position])
             } else if let value = values.removeValue(forKey: key) {
                 result.appendNew(key: key, value: value)
+                // A member the upgrade left as it was keeps its text.
+                guard members.hasTexts, members.text(at: position) != nil, value == members.values[position] else {
+                    continue
+                }
+            } else {
+                continue
             }
+            if let text = members.text(at: position) { result.setText(text, at: result.count - 1) }
         }
         for key in values.keys.sorted() { result.appendNew(key: key, value: values[key]!) }
         return result
@@ -211,8 +222,8 @@ extension ModelObject {
             if replacingBag {
                 state.bag = ExtensibleBag(bag)
             } else {
-                for (key, value) in bag where state.bag.value(forKey: key) != value {
-                    let old = state.bag.set(value, forKey: key)
+                for (index, (key, value)) in bag.enumerated() where state.bag.value(forKey: key) != value {
+                    let old = state.bag.set(value, forKey: key, text: bag.text(at: index))
                     if recordingChanges {
                         state.markBagChanged(key: key, old: old)
                         queueChange(key, old: old, new: value, in: &state)

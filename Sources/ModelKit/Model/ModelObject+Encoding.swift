@@ -44,7 +44,7 @@ extension ModelObject {
         }
         var id = sharedID
 
-        let (values, bag, newerVersion) = withState { ($0.snapshotValues(), $0.bag.object, $0.loadedNewerVersion) }
+        let (values, bag, newerVersion) = withState { ($0.snapshotValues(), $0.bag.objectKeepingTexts, $0.loadedNewerVersion) }
         var members = ModelValue.Object(minimumCapacity: layout.savedOrder.count + bag.count + 3)
         if let id { members.appendNew(key: ReferenceKeys.id, value: .string(id)) }
         if includeMetadata {
@@ -67,16 +67,22 @@ extension ModelObject {
                 members.appendNew(key: slot.key, value: value)
             }
         }
-        for (key, value) in bag {
+        for (index, (key, value)) in bag.enumerated() {
             let written = ReferenceKeys.escaped(key)
-            if members.index(forKey: written) == nil { members.appendNew(key: written, value: value) }
+            if members.index(forKey: written) == nil {
+                members.appendNew(key: written, value: value)
+                if let text = bag.text(at: index) { members.setText(text, at: members.count - 1) }
+            }
         }
         if let late = guardian.leave(), id == nil {
             // A model below referred back to this one: it carries the id first.
             id = late
             var withID = ModelValue.Object(minimumCapacity: members.count + 1)
             withID.appendNew(key: ReferenceKeys.id, value: .string(late))
-            for (key, value) in members { withID.appendNew(key: key, value: value) }
+            for (index, (key, value)) in members.enumerated() {
+                withID.appendNew(key: key, value: value)
+                if let text = members.text(at: index) { withID.setText(text, at: withID.count - 1) }
+            }
             members = withID
         }
         return members

@@ -96,7 +96,7 @@ extension ModelObject {
         }
         guard let direct else {
             do {
-                try load(ModelValue(json: json, options: options))
+                try load(ModelValue(modelJSON: json, options: options))
             } catch let error as ModelError {
                 throw error.locatingUnknownKeys(inJSON: json, options: options)
             }

@@ -69,9 +69,14 @@ struct ExtensibleBag: Sendable {
         storage = ModelValue.Object()
     }
 
-    /// A bag of the members of `object`, held as values.
+    /// A bag of the members of `object`, held as values, with the JSON
+    /// texts its members keep.
     init(_ object: ModelValue.Object) {
         storage = object
+        if object.hasTexts {
+            texts = object.memberTexts
+            storage.removeTexts()
+        }
     }
 
     var count: Int { document == nil ? storage.count : members.count }
@@ -116,6 +121,17 @@ struct ExtensibleBag: Sendable {
         return storage.index(forKey: key).map(value(at:))
     }
 
+    /// Every member as a value, in order, each member held as text keeping
+    /// its text (``ModelValue/Object``'s member texts), for the saved form.
+    var objectKeepingTexts: ModelValue.Object {
+        var object = self.object
+        guard hasText else { return object }
+        for index in 0..<count {
+            if let text = text(at: index) { object.setText(text, at: index) }
+        }
+        return object
+    }
+
     /// Every member as a value, in order.
     var object: ModelValue.Object {
         if let document {
@@ -154,20 +170,31 @@ struct ExtensibleBag: Sendable {
 
     /// Sets the member for `key` to `value`, keeping its position, or appends
     /// it; `nil` removes it. Returns the previous value.
+    /// `text`, when given, is the JSON text `value` was read from, kept with it.
     @discardableResult
-    mutating func set(_ value: ModelValue?, forKey key: String) -> ModelValue? {
+    mutating func set(_ value: ModelValue?, forKey key: String, text: RawJSON? = nil) -> ModelValue? {
         expand()
         guard let index = storage.index(forKey: key) else {
             if let value {
                 storage.appendNew(key: key, value: value)
-                if !texts.isEmpty { texts.append(nil) }
+                if let text {
+                    if texts.isEmpty { texts = Array(repeating: nil, count: storage.count - 1) }
+                    texts.append(text)
+                } else if !texts.isEmpty {
+                    texts.append(nil)
+                }
             }
             return nil
         }
         let old = self.value(at: index)
         if let value {
             storage.replaceValue(at: index, with: value)
-            if !texts.isEmpty { texts[index] = nil }
+            if let text {
+                if texts.isEmpty { texts = Array(repeating: nil, count: storage.count) }
+                texts[index] = text
+            } else if !texts.isEmpty {
+                texts[index] = nil
+            }
         } else {
             storage.removeValue(forKey: key)
             if !texts.isEmpty { texts.remove(at: index) }

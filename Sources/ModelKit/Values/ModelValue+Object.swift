@@ -27,6 +27,14 @@ extension ModelValue {
         /// The key index, built once an object grows past a few members;
         /// smaller objects are searched in order.
         private var keyIndex: Index?
+        /// The JSON text each member was read from, where it is kept
+        /// (aligned with `values`; empty while no member has one): a
+        /// member of a document read for a model whose text the writer
+        /// would not give back as it came (`1.10`, a 30-digit decimal, an
+        /// escape). The JSON writer writes the text instead of the value;
+        /// every other use sees the value, and equality ignores the text.
+        /// Any change to a member's value drops its text.
+        private var texts: [RawJSON?] = []
 
         fileprivate enum Index: Sendable {
             /// The usual index: fast hashing, see `KeyTable`.
@@ -90,10 +98,11 @@ extension ModelValue {
         /// An object of `keys`, which are those of an existing object (so
         /// distinct), and their `values`, without a key index: found by
         /// searching in order, as a small object's are.
-        init(distinctKeys keys: [String], values: [ModelValue]) {
+        init(distinctKeys keys: [String], values: [ModelValue], texts: [RawJSON?] = []) {
             self.keys = keys
             self.values = values
             keyIndex = nil
+            self.texts = texts.contains(where: { $0 != nil }) ? texts : []
         }
 
         /// The keys of an object with its key index, to give to the next
@@ -153,6 +162,7 @@ extension ModelValue {
             if let index = index(forKey: key) {
                 let old = values[index]
                 values[index] = value
+                if !texts.isEmpty { dropText(at: index) }
                 return old
             }
             appendNew(key: key, value: value)
@@ -173,6 +183,7 @@ extension ModelValue {
                 if let existing = keys.firstIndex(where: { KeyHash.sameBytes($0, key) }) { return existing }
                 keys.append(key)
                 values.append(value)
+                if !texts.isEmpty { texts.append(nil) }
                 if keys.count > Object.indexThreshold { rebuildIndex() }
                 return nil
             case .dictionary(var positions):
@@ -182,6 +193,7 @@ extension ModelValue {
                 positions[KeyHash.ExactKey(text: key)] = keys.count
                 keys.append(key)
                 values.append(value)
+                if !texts.isEmpty { texts.append(nil) }
                 return nil
             case .table(var table):
                 // Release the index's storage while it is changed, so that it is not copied.
@@ -190,6 +202,7 @@ extension ModelValue {
                 switch table.insert(position: keys.count - 1, hash: KeyHash.hash(key), in: keys) {
                 case .inserted:
                     values.append(value)
+                    if !texts.isEmpty { texts.append(nil) }
                     keyIndex = .table(table)
                     return nil
                 case .present(let existing):
@@ -234,6 +247,45 @@ extension ModelValue {
         /// Replaces the value at `position`, which must be valid.
         mutating func replaceValue(at position: Int, with value: ModelValue) {
             values[position] = value
+            if !texts.isEmpty { dropText(at: position) }
+        }
+
+        /// Whether some member keeps the JSON text it was read from.
+        var hasTexts: Bool { !texts.isEmpty }
+
+        /// The JSON text the member at `position` keeps, if any.
+        func text(at position: Int) -> RawJSON? {
+            texts.isEmpty ? nil : texts[position]
+        }
+
+        /// The texts of the members, aligned with `values`; empty when none has one.
+        var memberTexts: [RawJSON?] { texts }
+
+        /// Keeps `text`, whose value is the member's at `position`, as the
+        /// member's text (`nil` drops it).
+        mutating func setText(_ text: RawJSON?, at position: Int) {
+            if texts.isEmpty {
+                guard text != nil else { return }
+                texts = Array(repeating: nil, count: values.count)
+            }
+            texts[position] = text
+            if text == nil, !texts.contains(where: { $0 != nil }) { texts = [] }
+        }
+
+        /// Drops every member's text.
+        mutating func removeTexts() {
+            texts = []
+        }
+
+        private mutating func dropText(at position: Int) {
+            setText(nil, at: position)
+        }
+
+        /// Calls `body` with the value at `position` to change in place
+        /// *without* dropping the member's text: for a caller that keeps
+        /// the value the same (attaching texts to members inside it).
+        mutating func withValueKeepingText<Result>(at position: Int, _ body: (inout ModelValue) -> Result) -> Result {
+            body(&values[position])
         }
 
         /// Removes `key` and its value.
@@ -243,6 +295,10 @@ extension ModelValue {
             guard let index = index(forKey: key) else { return nil }
             keys.remove(at: index)
             let old = values.remove(at: index)
+            if !texts.isEmpty {
+                texts.remove(at: index)
+                if !texts.contains(where: { $0 != nil }) { texts = [] }
+            }
             if keyIndex != nil { rebuildIndex() }
             return old
         }
@@ -251,6 +307,7 @@ extension ModelValue {
         public mutating func removeAll() {
             keys.removeAll()
             values.removeAll()
+            texts.removeAll()
             keyIndex = nil
         }
 
@@ -263,7 +320,10 @@ extension ModelValue {
         public func sortedByKey() -> Object {
             let order = keys.indices.sorted { keys[$0].utf8.lexicographicallyPrecedes(keys[$1].utf8) }
             var sorted = Object(minimumCapacity: count)
-            for index in order { sorted.appendNew(key: keys[index], value: values[index]) }
+            for index in order {
+                sorted.appendNew(key: keys[index], value: values[index])
+                if let text = text(at: index) { sorted.setText(text, at: sorted.count - 1) }
+            }
             return sorted
         }
     }

@@ -26,6 +26,8 @@ struct JSONWriter {
         let values: [ModelValue]
         /// An object's keys; empty for an array.
         let keys: [String]
+        /// The texts an object's members keep (``ModelValue/Object``); empty when none does.
+        let texts: [RawJSON?]
         /// For sorted output, the positions of an object's keys in sorted order.
         let order: [Int]?
         /// The position of the next element or member to write.
@@ -108,7 +110,11 @@ struct JSONWriter {
         case .array(let elements):
             try writeArray(JSONWriter.storage(of: elements), outer: 0)
         case .object(let object):
-            try writeObject(keys: JSONWriter.storage(of: object.keys), values: JSONWriter.storage(of: object.values), outer: 0)
+            let texts = object.memberTexts
+            try writeObject(
+                keys: JSONWriter.storage(of: object.keys), values: JSONWriter.storage(of: object.values),
+                texts: JSONWriter.storage(of: texts), outer: 0)
+            withExtendedLifetime(texts) {}
         default: try writeScalar(root)
         }
         withExtendedLifetime(root) {}
@@ -163,7 +169,8 @@ struct JSONWriter {
     /// this call opened; a failure's key path starts at the object. (Its
     /// arrays alone: a whole `Object` would be copied with its key index.)
     private mutating func writeObject(
-        keys: UnsafeBufferPointer<String>, values: UnsafeBufferPointer<ModelValue>, outer: Int
+        keys: UnsafeBufferPointer<String>, values: UnsafeBufferPointer<ModelValue>,
+        texts: UnsafeBufferPointer<RawJSON?>, outer: Int
     ) throws(ModelError) {
         try checkDepth(open: outer)
         guard let firstValue = values.baseAddress, values.count > 0 else {
@@ -172,7 +179,8 @@ struct JSONWriter {
         }
         guard outer < JSONWriter.recursionDepth else {
             try writeIteratively(
-                .object(ModelValue.Object(distinctKeys: Array(keys), values: Array(values))), outer: outer)
+                .object(ModelValue.Object(distinctKeys: Array(keys), values: Array(values), texts: Array(texts))),
+                outer: outer)
             return
         }
         append(JSONByte.openBrace)
@@ -183,6 +191,10 @@ struct JSONWriter {
             if position > 0 { append(JSONByte.comma) }
             startLine(depth: depth)
             writeKey(keys, at: member)
+            if !texts.isEmpty, let text = texts[member] {
+                writeText(text, depth: depth)
+                continue
+            }
             do {
                 try writeMember(firstValue + member, outer: depth)
             } catch {
@@ -200,7 +212,7 @@ struct JSONWriter {
     private mutating func writeMember(_ value: UnsafePointer<ModelValue>, outer: Int) throws(ModelError) {
         switch JSONWriter.container(at: value) {
         case .array(let elements): try writeArray(elements, outer: outer)
-        case .object(let keys, let values): try writeObject(keys: keys, values: values, outer: outer)
+        case .object(let keys, let values, let texts): try writeObject(keys: keys, values: values, texts: texts, outer: outer)
         case .scalar:
             switch value.pointee {
             case .int(let integer): writeInteger(integer)
@@ -216,7 +228,7 @@ struct JSONWriter {
     /// A value seen as a container's storage, or as a scalar.
     private enum Container {
         case array(UnsafeBufferPointer<ModelValue>)
-        case object(keys: UnsafeBufferPointer<String>, values: UnsafeBufferPointer<ModelValue>)
+        case object(keys: UnsafeBufferPointer<String>, values: UnsafeBufferPointer<ModelValue>, texts: UnsafeBufferPointer<RawJSON?>)
         case scalar
     }
 
@@ -227,7 +239,9 @@ struct JSONWriter {
     private static func container(at value: UnsafePointer<ModelValue>) -> Container {
         switch value.pointee {
         case .array(let elements): return .array(storage(of: elements))
-        case .object(let object): return .object(keys: storage(of: object.keys), values: storage(of: object.values))
+        case .object(let object):
+            return .object(
+                keys: storage(of: object.keys), values: storage(of: object.values), texts: storage(of: object.memberTexts))
         default: return .scalar
         }
     }
@@ -267,7 +281,7 @@ struct JSONWriter {
                     appendASCII(JSONByte.openBracket, JSONByte.closeBracket)
                 } else {
                     append(JSONByte.openBracket)
-                    stack.append(Frame(isObject: false, values: elements, keys: [], order: nil, next: 0))
+                    stack.append(Frame(isObject: false, values: elements, keys: [], texts: [], order: nil, next: 0))
                 }
             case .object(let object):
                 try checkDepth(stack)
@@ -276,7 +290,10 @@ struct JSONWriter {
                 } else {
                     append(JSONByte.openBrace)
                     let order = options.sortedKeys ? JSONWriter.sortedOrder(of: object.keys) : nil
-                    stack.append(Frame(isObject: true, values: object.values, keys: object.keys, order: order, next: 0))
+                    stack.append(
+                        Frame(
+                            isObject: true, values: object.values, keys: object.keys, texts: object.memberTexts,
+                            order: order, next: 0))
                 }
             default:
                 do {
@@ -301,6 +318,10 @@ struct JSONWriter {
                     startLine(depth: depth)
                     if isObject { writeKey(stack[top].keys[member]) }
                     position &+= 1
+                    if isObject, !stack[top].texts.isEmpty, let text = stack[top].texts[member] {
+                        writeText(text, depth: depth)
+                        continue
+                    }
                     switch stack[top].values[member] {
                     case .double(let number):
                         do {
@@ -334,6 +355,12 @@ struct JSONWriter {
             }
             return
         }
+    }
+
+    /// Writes a member's kept JSON text, spaced and ordered as the options
+    /// say, as a member value inside `depth` open containers.
+    private mutating func writeText(_ text: RawJSON, depth: Int) {
+        text.bytes.withUnsafeBytes { raw in writeRaw(raw.bindMemory(to: UInt8.self), depth: depth) }
     }
 
     /// The default deepest nesting written, the readers' default limit.
