@@ -78,16 +78,18 @@ extension ModelValueConvertible where Self: ModelObject {
     /// - Throws: as ``merge(base:ours:theirs:policy:)``, with this model unchanged.
     @discardableResult
     public func merge(base: Self, theirs: Self, policy: MergePolicy = .ours) throws -> [MergeConflict] {
-        try HistoryThreadState.asOneStep {
+        // The merge runs before the load: a model a `.resolve` closure
+        // loads is a load of its own, whose didLoad() runs as it ends.
+        let original = try encodedRoot(references: .shared)
+        var merger = ThreeWayMerge(policy: policy, rootShape: .model(Swift.type(of: self)))
+        let merged = try merger.mergeModels(
+            base: base.encodedRoot(references: .shared), ours: original,
+            theirs: theirs.encodedRoot(references: .shared))
+        if case .fail = policy, !merger.conflicts.isEmpty {
+            throw ModelError.mergeConflicts(merger.conflicts)
+        }
+        return try HistoryThreadState.asOneStep {
             try loadingInPlace {
-                let original = try encodedRoot(references: .shared)
-                var merger = ThreeWayMerge(policy: policy, rootShape: .model(Swift.type(of: self)))
-                let merged = try merger.mergeModels(
-                    base: base.encodedRoot(references: .shared), ours: original,
-                    theirs: theirs.encodedRoot(references: .shared))
-                if case .fail = policy, !merger.conflicts.isEmpty {
-                    throw ModelError.mergeConflicts(merger.conflicts)
-                }
                 do {
                     if let reason = shapeViolation(
                         of: merged, original: original, layout: layout, removed: "removed by a merge")

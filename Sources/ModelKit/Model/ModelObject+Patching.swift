@@ -37,7 +37,8 @@ extension ModelObject {
     ///   (naming the operation and the key path), or the failures of
     ///   ``validate()``.
     public func apply(_ patch: JSONPatch) throws {
-        try loadingInPlace { try applyPatch(patch) }
+        // Nested models edited in place and the root: one step of a history.
+        try HistoryThreadState.asOneStep { try loadingInPlace { try applyPatch(patch) } }
     }
 
     private func applyPatch(_ patch: JSONPatch) throws {
@@ -103,7 +104,7 @@ extension ModelObject {
     ///   is not an object, changes a metadata key or removes a saved key, a
     ///   value a property cannot hold, or the failures of ``validate()``.
     public func apply(_ patch: JSONMergePatch) throws {
-        try loadingInPlace { try applyMergePatch(patch) }
+        try HistoryThreadState.asOneStep { try loadingInPlace { try applyMergePatch(patch) } }
     }
 
     private func applyMergePatch(_ patch: JSONMergePatch) throws {

@@ -51,8 +51,8 @@ final class ModelReconciler {
         guard !fresh.isEmpty else { return }
 
         // One model in the place on each side (an optional or single model,
-        // or an array of one): the same model, edited or not. Setting the
-        // values it has records no change, so there is nothing to compare.
+        // or an array of one): the same model, edited or not (only one
+        // whose own values change is hooked, see `applyEdits()`).
         if live.count == 1, fresh.count == 1, Swift.type(of: live[0]) == Swift.type(of: fresh[0]),
             !used.contains(ObjectIdentifier(live[0]))
         {
@@ -82,14 +82,26 @@ final class ModelReconciler {
             }
         }
 
-        // Untouched: equivalent, in order.
+        // Untouched: equivalent, in order. Candidates are found by a
+        // signature of their plain saved values, which equivalent models
+        // share, so each fresh model is compared with few live ones.
         var unmatched: [Int] = []
         var cursor = 0
+        var bySignature: [Int: [Int]]?
         for (index, model) in fresh.enumerated() where !identified.contains(index) {
             let candidates = [cursor, index].filter { $0 < live.count }
-            if let match = candidates.first(where: { isUntouched(live[$0], model) })
-                ?? live.indices.first(where: { isUntouched(live[$0], model) })
-            {
+            var match = candidates.first(where: { isUntouched(live[$0], model) })
+            if match == nil {
+                if bySignature == nil {
+                    var table: [Int: [Int]] = [:]
+                    for (position, candidate) in live.enumerated() {
+                        table[Self.signature(of: candidate), default: []].append(position)
+                    }
+                    bySignature = table
+                }
+                match = bySignature?[Self.signature(of: model)]?.first(where: { isUntouched(live[$0], model) })
+            }
+            if let match {
                 untouched(live[match], model, depth: depth)
                 cursor = match + 1
             } else {
@@ -98,11 +110,21 @@ final class ModelReconciler {
         }
         // Edited: the left-over live model of the same class most like it
         // (the most equal saved values), the nearest in position on a tie.
-        for index in unmatched {
+        // Past a few thousand pairs, each looks only among the left-over
+        // live models near its own rank among the left-over fresh ones:
+        // patches and merges keep the order of what they edit.
+        let left = live.indices.filter { !used.contains(ObjectIdentifier(live[$0])) }
+        let searchesAll = unmatched.count * left.count <= Self.pairingLimit
+        for (rank, index) in unmatched.enumerated() {
             let model = fresh[index]
+            let window =
+                searchesAll
+                ? left[...] : left[max(0, rank - Self.pairingWindow)..<min(left.count, rank + Self.pairingWindow + 1)]
             var best: (position: Int, score: Int, distance: Int)?
-            for (position, candidate) in live.enumerated()
-            where Swift.type(of: candidate) == Swift.type(of: model) && !used.contains(ObjectIdentifier(candidate)) {
+            for position in window {
+                let candidate = live[position]
+                guard Swift.type(of: candidate) == Swift.type(of: model), !used.contains(ObjectIdentifier(candidate))
+                else { continue }
                 let score = Self.similarity(candidate, model)
                 let distance = abs(position - index)
                 if best.map({ score > $0.score || (score == $0.score && distance < $0.distance) }) ?? true {
@@ -115,6 +137,24 @@ final class ModelReconciler {
                 kept.append(model)
             }
         }
+    }
+
+    /// The most pairs of left-over models scored against each other in one place.
+    static let pairingLimit = 4_096
+    /// How far, in rank, a left-over fresh model looks for its live model past that.
+    static let pairingWindow = 16
+
+    /// A hash of the class and the saved values of `model` that hold no
+    /// models (nor weak references): equivalent models have equal ones.
+    private static func signature(of model: ModelObject) -> Int {
+        let layout = model.layout
+        let values = model.withState { $0.snapshotValues() }
+        var hasher = Hasher()
+        hasher.combine(ObjectIdentifier(Swift.type(of: model)))
+        for slot in layout.slots where !layout.slotMayHoldModels[slot.offset] && !layout.weakSlots.contains(slot.offset) {
+            hasher.combine(slot.codec.encode(values[slot.offset]))
+        }
+        return hasher.finalize()
     }
 
     /// `value` (a fresh value of `codec`'s type) with each fresh model
@@ -138,7 +178,7 @@ final class ModelReconciler {
         for (live, fresh, above) in edits {
             let layout = live.layout
             let values = fresh.withState { $0.snapshotValues() }
-            let bag = fresh.withState { $0.bag.object }
+            let bag = fresh.withState { $0.bag.objectKeepingTexts }
             var updates: [(offset: Int, value: Any)] = []
             for slot in layout.slots {
                 var value = values[slot.offset]
@@ -157,7 +197,14 @@ final class ModelReconciler {
                 }
                 updates.append((slot.offset, value))
             }
-            let removed = live.withState { $0.bag.keys }.filter { bag.index(forKey: $0) == nil }
+            let (current, liveBag) = live.withState { ($0.snapshotValues(), $0.bag.object) }
+            let removed = liveBag.keys.filter { bag.index(forKey: $0) == nil }
+            // A model whose own values stay (only models below it changed,
+            // edited in place) is not edited: nothing to set, no hook.
+            let changes =
+                !removed.isEmpty || liveBag != bag
+                || updates.contains { !layout.slots[$0.offset].codec.isEqual(current[$0.offset], $0.value) }
+            guard changes else { continue }
             live.withLock {
                 live.apply(values: updates, bag: bag, newerVersion: nil, recordingChanges: true, replacingBag: false)
                 for key in removed { live.removeExtensibleProperty(forKey: key) }
