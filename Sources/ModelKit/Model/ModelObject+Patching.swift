@@ -75,7 +75,13 @@ extension ModelObject {
                 let index = patch.operations.lastIndex(where: { operation in
                     switch operation {
                     case .remove, .test: return false
-                    default: return path.starts(with: operation.path.tokens) || operation.path.tokens.starts(with: path)
+                    default:
+                        // `-` (past the end of an array) stands for the index the value was added at.
+                        let same = { (token: String, component: String) in
+                            token == component || (token == "-" && Int(component) != nil)
+                        }
+                        return path.starts(with: operation.path.tokens, by: { same($1, $0) })
+                            || operation.path.tokens.starts(with: path, by: same)
                     }
                 })
             else { throw error }

@@ -397,8 +397,14 @@ open class ModelObject: @unchecked Sendable {
             let dateKeys = layout.dateKeys(for: decoder)
             try loadingNew { try load(CodableModelValue(from: decoder, dateKeys: dateKeys).value) }
         } catch let error as ModelError {
-            // A decoder's keyed container need not keep the data's order.
-            throw error.sortingUnknownKeys()
+            // A decoder's keyed container need not keep the data's order;
+            // the path to this model in the decoder's data comes first, as
+            // `[Model](json:)` names the element.
+            var failure = error.sortingUnknownKeys()
+            for key in decoder.codingPath.reversed() {
+                failure.keyPath = failure.keyPath.prepending(key.intValue.map { .index($0) } ?? .key(key.stringValue))
+            }
+            throw failure
         }
     }
 

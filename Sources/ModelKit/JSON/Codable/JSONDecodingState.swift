@@ -410,9 +410,10 @@ final class JSONDecodingState {
         if readsLikeModelValues { return try Double(modelValue: modelNumber(at: index)) }
         let entry = entries[index]
         if entry.kind == .number {
-            if let value = smallInteger(entry) { return Double(value) }
+            // `-0` is negative zero, as JSONDecoder reads it.
+            if let value = smallInteger(entry) { return value == 0 && isNegative(entry) ? -0.0 : Double(value) }
             switch try numberValue(at: index, parent, key) {
-            case .int(let value): return Double(value)
+            case .int(let value): return value == 0 && isNegative(entry) ? -0.0 : Double(value)
             case .double(let value):
                 // Like JSONDecoder, a number too small for a Double is an error, not zero.
                 if value == 0, hasNonZeroDigit(at: index) { break }
@@ -424,6 +425,11 @@ final class JSONDecodingState {
         }
         if entry.kind == .string, let value = nonConformingFloat(at: index) { return value }
         throw mismatch(Double.self, expected: "Double", at: index, parent, key)
+    }
+
+    /// Whether the number of `entry` begins with a minus sign.
+    private func isNegative(_ entry: JSONTape.Entry) -> Bool {
+        base[Int(entry.start)] == UInt8(ascii: "-")
     }
 
     /// Whether the digits of the number at `index` before its exponent are not all zeros.
@@ -444,12 +450,15 @@ final class JSONDecodingState {
         let entry = entries[index]
         if entry.kind == .number {
             if let value = smallInteger(entry), abs(value) < 1 << 24 {
-                return Float(value)
+                return value == 0 && isNegative(entry) ? -0.0 : Float(value)
             }
             // Rounded once, from the text, as Foundation does; like Foundation, a
-            // number that rounds to infinity, or to zero when it is not zero, does not fit.
-            let wide = try numberValue(at: index, parent, key).doubleValue ?? .infinity
-            if let value = Float(numberText(at: index)), value.isFinite, value != 0 || wide == 0 { return value }
+            // number that rounds to infinity, or to zero when it is not zero
+            // (`2.01e-1234`, zero as a Double too), does not fit.
+            _ = try numberValue(at: index, parent, key)
+            if let value = Float(numberText(at: index)), value.isFinite, value != 0 || !hasNonZeroDigit(at: index) {
+                return value
+            }
             throw corrupted("number \(numberText(at: index)) does not fit in Float", parent, key)
         }
         if entry.kind == .string, let value = nonConformingFloat(at: index) { return Float(value) }

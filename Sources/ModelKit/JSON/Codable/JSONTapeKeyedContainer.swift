@@ -82,7 +82,7 @@ final class JSONTapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
 
     func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
         let found = try required(key)
-        if let value = state.plainInt(at: found) { return Double(value) }
+        if let value = state.plainInt(at: found), value != 0 { return Double(value) }
         return try state.decodeDouble(at: found, path, key)
     }
 
@@ -131,7 +131,7 @@ final class JSONTapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
 
     func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
         guard let found = present(key) else { return nil }
-        if let value = state.plainInt(at: found) { return Double(value) }
+        if let value = state.plainInt(at: found), value != 0 { return Double(value) }
         return try state.decodeDouble(at: found, path, key)
     }
 
