@@ -11,7 +11,7 @@ enum Command: String, CaseIterable {
         switch self {
         case .convert, .set, .patch: ["format"]
         case .schema: ["profile"]
-        case .merge: ["prefer", "output"]
+        case .merge: ["prefer", "output", "identity"]
         case .show, .defaults, .diff, .help: []
         }
     }
@@ -32,7 +32,7 @@ enum Command: String, CaseIterable {
                                     print the JSON Schema of a class the Demo knows: \(DemoModels.names)
           diff A B                  print the JSON Patch (RFC 6902) that turns document A into document B
           patch FILE PATCH          apply a JSON Patch (an array) or a JSON Merge Patch (an object) to FILE
-          merge BASE OURS THEIRS [--prefer ours|theirs] [-o FILE]
+          merge BASE OURS THEIRS [--prefer ours|theirs] [--identity KEY] [-o FILE]
                                     merge two versions of a document edited apart since BASE
           help [COMMAND]            print this help, or a command's
 
@@ -157,13 +157,17 @@ enum Command: String, CaseIterable {
             """
         case .merge:
             """
-            Usage: Demo merge BASE OURS THEIRS [--prefer ours|theirs] [-o FILE]
+            Usage: Demo merge BASE OURS THEIRS [--prefer ours|theirs] [--identity KEY] [-o FILE]
 
             Merges OURS and THEIRS, two versions of a document both made from
             BASE, by key path: every change either side made is kept. Three
             documents of one class the Demo knows (see 'Demo show --help') are
             read as that class (older versions upgraded first) and the merge is
-            validated; any other documents merge as they are. Writes the merge
+            validated (arrays of models matched by their class's identity key);
+            any other documents merge as they are, their arrays of objects
+            matched by the member KEY ("id" unless --identity says otherwise)
+            where every element of the three versions has a distinct one, else
+            by position. Writes the merge
             to standard output as JSON, or to FILE with -o (--output), in the
             format of its extension, atomically; prints each conflict (a value
             both sides changed differently, one side removed and the other

@@ -47,7 +47,7 @@ extension Commands {
             let count = patch.operations.count
             return (try patch.applied(to: target.value), count == 1 ? "1 operation" : "\(count) operations")
         }
-        try Document.write(.value(result), to: place, format: format ?? (place.isStandard ? .json(.pretty) : target.format))
+        try Document.write(.value(result), to: place, format: format ?? (place.isStandard ? .json(.pretty) : target.formatKeepingLayout))
         report("applied \(summary) to \(place.outputName)", besides: place)
     }
 }

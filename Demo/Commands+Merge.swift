@@ -7,7 +7,11 @@ extension Commands {
     /// `merge BASE OURS THEIRS`: the merge to `output`, the conflicts to
     /// standard error; a ``Failure`` (status 1) when conflicts are left
     /// unresolved (no `prefer`), after the merge is written.
-    static func merge(_ places: [Document.Place], prefer: MergePolicy?, to output: Document.Place) throws {
+    /// Arrays of objects in documents of no known class are matched by the
+    /// member `identity` where every element has a distinct one.
+    static func merge(
+        _ places: [Document.Place], prefer: MergePolicy?, identity: String, to output: Document.Place
+    ) throws {
         let documents = try places.map { try Document.read($0) }
         let format: ModelDocumentFormat
         if case .file(let url, let typed) = output {
@@ -23,14 +27,17 @@ extension Commands {
         let policy = prefer ?? .ours
         let content: Document.Content
         let conflicts: [MergeConflict]
-        if let type = documents[0].knownClass, documents.allSatisfy({ $0.knownClass == type }) {
+        // Only documents that name their class are read as it: a document
+        // of no class merges as it is, gaining no defaults.
+        if let type = documents[0].knownClass, documents.allSatisfy({ $0.namesClass && $0.knownClass == type }) {
             // Read as the class: upgraded, and the merge validated.
             let models = try documents.map { try $0.model(of: type) }
             let result = try ModelObject.merge(base: models[0], ours: models[1], theirs: models[2], policy: policy)
             (content, conflicts) = (.model(result.merged), result.conflicts)
         } else {
             let result = try ModelValue.merge(
-                base: documents[0].value, ours: documents[1].value, theirs: documents[2].value, policy: policy)
+                base: documents[0].value, ours: documents[1].value, theirs: documents[2].value, policy: policy,
+                identityKey: identity)
             (content, conflicts) = (.value(result.merged), result.conflicts)
         }
         try Document.write(content, to: output, format: format)

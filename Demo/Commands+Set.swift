@@ -25,7 +25,7 @@ extension Commands {
             }
             content = .value(value)
         }
-        try Document.write(content, to: place, format: format ?? (place.isStandard ? .json(.pretty) : document.format))
+        try Document.write(content, to: place, format: format ?? (place.isStandard ? .json(.pretty) : document.formatKeepingLayout))
         report("changed: \(changed.isEmpty ? "nothing" : changed.sorted().joined(separator: ", "))", besides: place)
     }
 }

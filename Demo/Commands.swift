@@ -67,7 +67,10 @@ enum Commands {
             case let other?: throw UsageError("--prefer takes ours or theirs, not '\(other)'", command: command)
             }
             let output = try arguments.options["output"].map { try Document.Place($0, of: command) } ?? .standard
-            try merge(operands.map { try Document.Place($0, of: command) }, prefer: policy, to: output)
+            let identity = arguments.options["identity"] ?? "id"
+            guard !identity.isEmpty else { throw UsageError("--identity takes a member name", command: command) }
+            try merge(
+                operands.map { try Document.Place($0, of: command) }, prefer: policy, identity: identity, to: output)
         case .patch:
             guard operands.count == 2 else { throw UsageError("patch takes FILE and PATCH", command: command) }
             guard operands != ["-", "-"] else {

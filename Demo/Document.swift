@@ -70,7 +70,7 @@ struct Document {
             // as JSON, whose reader says what it found at line 1, column 1.
             let format = detected ?? .json
             let value = try attributing(to: place) {
-                if case .json = format { return try ModelValue(json: data) }
+                if case .json = format { return try ModelValue(json: data, options: Document.keepingText) }
                 return try ModelValue(propertyList: data)
             }
             return Document(place: place, data: data, format: format, value: value)
@@ -81,7 +81,7 @@ struct Document {
             // what it found at line 1, column 1.
             let format = ModelDocumentFormat(detecting: data) ?? .json
             let value = try attributing(to: place) {
-                if case .json = format { return try ModelValue(json: data) }
+                if case .json = format { return try ModelValue(json: data, options: Document.keepingText) }
                 return try ModelValue(propertyList: data)
             }
             return Document(place: place, data: data, format: format, value: value)
@@ -105,6 +105,28 @@ struct Document {
         guard case .string(let name) = named else { return nil }
         return DemoModels.named(name)
     }
+
+    /// The format to write this document back in: its own, and for JSON
+    /// its layout (pretty when it spans lines, compact when it is one line).
+    var formatKeepingLayout: ModelDocumentFormat {
+        guard case .json = format else { return format }
+        // Lines inside the value (not only a newline at the end): pretty.
+        let trimmed = data.reversed().drop { $0 == 0x0A || $0 == 0x0D || $0 == 0x20 || $0 == 0x09 }
+        return trimmed.contains(0x0A) ? .json(.pretty) : format
+    }
+
+    /// Whether the document is an object whose type key names a class.
+    var namesClass: Bool {
+        guard case .object(let members) = value, let typeKey = ModelObject.typeKey else { return false }
+        return members[typeKey] != nil
+    }
+
+    /// Reading options that keep the text of members (`1.10` stays `1.10`).
+    static let keepingText: JSONReadingOptions = {
+        var options = JSONReadingOptions()
+        options.keepsMemberText = true
+        return options
+    }()
 
     /// The document loaded as an object of `type`.
     /// - Throws: ``ModelError`` naming the key path of the first bad value.

@@ -45,6 +45,7 @@ extension ModelValue {
             var reader = JSONReader(raw.bindMemory(to: UInt8.self), options: options)
             return try reader.readDocument()
         }
+        if options.keepsMemberText { attachMemberTexts(from: json, options: options) }
     }
 
     /// Reads a JSON text (RFC 8259) in UTF-8 from memory the caller owns, as

@@ -21,22 +21,33 @@ extension ModelValue {
     /// different values, and strings differ unless their Unicode scalars are
     /// the same. Arrays of objects merge by position; models merged with
     /// ``ModelObject``'s `merge(base:ours:theirs:policy:)` match elements by
-    /// their class's ``ModelObject/identityKey``. Values of any depth merge
+    /// their class's ``ModelObject/identityKey``, and arrays of plain objects
+    /// by `identityKey` when one is given. Values of any depth merge
     /// without running out of stack.
+    ///
+    /// With an `identityKey`, arrays whose elements are all objects with a
+    /// distinct value under that key, in each of the three versions, are
+    /// matched by that value instead, wherever elements moved: two sides
+    /// that each add an element, one of them editing another element too,
+    /// merge cleanly (`"id"` for most documents from a server).
     /// - Parameters:
     ///   - base: the last version both sides had.
     ///   - ours: our version, whose value a conflict keeps under `.ours`.
     ///   - theirs: their version.
     ///   - policy: how conflicts are settled; `.ours` by default.
+    ///   - identityKey: the member that identifies the objects of an array,
+    ///     or `nil` (the default) to match every array by position.
     /// - Returns: the merged value and every conflict met.
     /// - Throws: ``ModelError``: ``ModelError/Code/mergeConflict`` listing
     ///   every conflict under ``MergePolicy/fail``; an error a `.resolve`
     ///   closure throws; ``ModelError/Code/invalidValue`` when a resolution
     ///   removes the whole document.
     public static func merge(
-        base: ModelValue, ours: ModelValue, theirs: ModelValue, policy: MergePolicy = .ours
+        base: ModelValue, ours: ModelValue, theirs: ModelValue, policy: MergePolicy = .ours,
+        identityKey: String? = nil
     ) throws -> MergeResult<ModelValue> {
         var merger = ThreeWayMerge(policy: policy)
+        merger.plainIdentityKey = identityKey
         var merged = try merger.mergeRoot(base, ours, theirs)
         if case .fail = policy, !merger.conflicts.isEmpty {
             // Swift would free the merged value by recursion, a few frames a level.

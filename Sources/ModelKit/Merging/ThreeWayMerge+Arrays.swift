@@ -6,6 +6,9 @@ extension ThreeWayMerge {
         _ base: [ModelValue], _ ours: [ModelValue], _ theirs: [ModelValue], shape: SavedFormShape
     ) throws -> [ModelValue] {
         guard case .elements(let element) = shape else {
+            if let key = plainIdentityKey, let merged = try mergeByIdentity(base, ours, theirs, key: key, element: .other) {
+                return merged
+            }
             return try mergeByPosition(base, ours, theirs, element: .other)
         }
         if case .model(let declared) = element, let key = declared.identityKey,

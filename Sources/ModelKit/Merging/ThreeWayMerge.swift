@@ -28,6 +28,9 @@ struct ThreeWayMerge {
     /// The hashes of the versions' containers, for comparing them in
     /// linear time; made anew for each ``mergeRoot(_:_:_:)``.
     var fingerprints = MergeFingerprints()
+    /// For a plain document: the member that identifies the objects of an
+    /// array (``ModelValue/merge(base:ours:theirs:policy:identityKey:)``).
+    var plainIdentityKey: String?
 
     init(policy: MergePolicy, rootShape: SavedFormShape = .other) {
         self.policy = policy

@@ -20,7 +20,22 @@ struct DemoMergeTests {
         "todo-ours.json": #"{"type":"Todo","title":"Call","priority":1}"#,
         "todo-theirs.json": #"{"type":"Todo","version":1,"title":"Call Ada","priority":3}"#,
         "todo-bad.json": #"{"type":"Todo","title":"","priority":3}"#,
+        // Two laptops each add a book; one also dates the second book.
+        "books-base.json": #"{"books":[{"id":"a","title":"A"},{"id":"b","title":"B"}]}"#,
+        "books-ours.json": #"{"books":[{"id":"a","title":"A"},{"id":"b","title":"B"},{"id":"c","title":"C"}]}"#,
+        "books-theirs.json":
+            #"{"books":[{"id":"a","title":"A"},{"id":"b","title":"B","date":"2026-01-01"},{"id":"d","title":"D"}]}"#,
+        // The same, identified by "isbn".
+        "isbn-base.json": #"[{"isbn":1,"n":"A"},{"isbn":2,"n":"B"}]"#,
+        "isbn-ours.json": #"[{"isbn":1,"n":"A"},{"isbn":2,"n":"B"},{"isbn":3,"n":"C"}]"#,
+        "isbn-theirs.json": #"[{"isbn":1,"n":"A"},{"isbn":2,"n":"B2"},{"isbn":4,"n":"D"}]"#,
     ]
+
+    static let mergedBooks =
+        "{\n  \"books\": [\n    {\n      \"id\": \"a\",\n      \"title\": \"A\"\n    },\n"
+        + "    {\n      \"id\": \"b\",\n      \"title\": \"B\",\n      \"date\": \"2026-01-01\"\n    },\n"
+        + "    {\n      \"id\": \"d\",\n      \"title\": \"D\"\n    },\n"
+        + "    {\n      \"id\": \"c\",\n      \"title\": \"C\"\n    }\n  ]\n}"
 
     static let cases: [Case] = [
         Case(arguments: ["merge", "base.json", "ours.json", "clean.json"], output: "{\n  \"type\": \"Book\",\n  \"a\": 2,\n  \"b\": 5,\n  \"c\": [\n    0,\n    1,\n    2,\n    3,\n    4\n  ]\n}\n"),
@@ -49,6 +64,27 @@ struct DemoMergeTests {
         Case(
             arguments: ["merge", "todo-base.json", "todo-ours.json", "todo-bad.json"],
             errors: "Demo: todo-bad.json, in title: must not be empty\n", status: 1),
+        // Objects in arrays match by "id": both books and the date, no conflict, no Note defaults.
+        Case(
+            arguments: ["merge", "books-base.json", "books-ours.json", "books-theirs.json", "--prefer", "ours", "-o", "m.json"],
+            output: "wrote m.json\n", changedFiles: ["m.json": mergedBooks]),
+        Case(
+            arguments: ["merge", "books-base.json", "books-ours.json", "books-theirs.json"],
+            output: mergedBooks + "\n"),
+        // By another member with --identity; by position, a reported conflict, without one.
+        Case(
+            arguments: ["merge", "isbn-base.json", "isbn-ours.json", "isbn-theirs.json", "--identity", "isbn"],
+            output: "[\n  {\n    \"isbn\": 1,\n    \"n\": \"A\"\n  },\n  {\n    \"isbn\": 2,\n    \"n\": \"B2\"\n  },\n"
+                + "  {\n    \"isbn\": 4,\n    \"n\": \"D\"\n  },\n  {\n    \"isbn\": 3,\n    \"n\": \"C\"\n  }\n]\n"),
+        Case(
+            arguments: ["merge", "isbn-base.json", "isbn-ours.json", "isbn-theirs.json", "--prefer", "ours"],
+            output: "[\n  {\n    \"isbn\": 1,\n    \"n\": \"A\"\n  },\n  {\n    \"isbn\": 2,\n    \"n\": \"B\"\n  },\n"
+                + "  {\n    \"isbn\": 3,\n    \"n\": \"C\"\n  }\n]\n",
+            errors: #"conflict (settled by ours): [1] (overlapping array edits): base [{"isbn":2,"n":"B"}], ours [{"isbn":2,"n":"B"},{"isbn":3,"n":"C"}], theirs [{"isbn":2,"n":"B2"},{"isbn":4,"n":"D"}]"#
+                + "\n"),
+        Case(
+            arguments: ["merge", "isbn-base.json", "isbn-ours.json", "isbn-theirs.json", "--identity="],
+            errors: "Demo: --identity takes a member name (see 'Demo merge --help')\n", status: 2),
         Case(
             arguments: ["merge", "base.json", "ours.json"],
             errors: "Demo: merge takes BASE, OURS and THEIRS (see 'Demo merge --help')\n", status: 2),
@@ -82,7 +118,33 @@ struct DemoMergeTests {
         try withTemporaryFolder { folder in
             let outcome = try DemoProcess.run(["merge", "--help"], input: "", storeFolder: folder, currentDirectory: folder)
             #expect(outcome.status == 0)
-            #expect(outcome.output.hasPrefix("Usage: Demo merge BASE OURS THEIRS [--prefer ours|theirs] [-o FILE]\n"))
+            #expect(
+                outcome.output.hasPrefix("Usage: Demo merge BASE OURS THEIRS [--prefer ours|theirs] [--identity KEY] [-o FILE]\n"))
         }
+    }
+}
+
+/// `Demo set FILE` and `Demo patch FILE` write the file back in its own
+/// layout: pretty stays pretty, one line stays one line; unknown members
+/// keep their digits either way.
+@Suite(.enabled(if: DemoProcess.executable != nil, "the Demo executable is not built: run swift build"))
+struct DemoLayoutTests {
+    static let pretty = "{\n  \"type\": \"Todo\",\n  \"title\": \"x\",\n  \"w\": 1.10\n}\n"
+    static let compact = #"{"type":"Todo","title":"x","w":1.10}"#
+
+    @Test(arguments: [
+        (["set", "t.json", "title=y"], true),
+        (["set", "t.json", "title=y"], false),
+        (["patch", "t.json", "p.json"], true),
+        (["patch", "t.json", "p.json"], false),
+    ])
+    func aFileKeepsItsLayout(_ arguments: [String], pretty: Bool) throws {
+        let files = ["t.json": pretty ? Self.pretty : Self.compact, "p.json": #"{"title":"y"}"#]
+        let (outcome, after) = try DemoProcess.run(arguments, input: nil, files: files, reading: ["t.json"])
+        #expect(outcome.status == 0, "\(outcome.errors)")
+        let written = try #require(after["t.json"])
+        #expect(written.contains(pretty ? "\n  \"title\": \"y\",\n" : #""title":"y","#), "\(written)")
+        #expect(written.contains(pretty ? "\"w\": 1.10" : #""w":1.10"#), "\(written)")
+        #expect(written.contains("\n") == pretty || written.hasSuffix("}") == !pretty)
     }
 }

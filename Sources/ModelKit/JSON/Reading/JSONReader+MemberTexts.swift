@@ -20,7 +20,14 @@ extension ModelValue {
     /// every object member whose value holds a number or string the JSON
     /// writer would spell otherwise.
     init(modelJSON json: Data, options: JSONReadingOptions = JSONReadingOptions()) throws {
+        var options = options
+        options.keepsMemberText = true
         self = try ModelValue(json: json, options: options)
+    }
+
+    /// Gives the members of this value, read from `json` with `options`,
+    /// their texts.
+    mutating func attachMemberTexts(from json: Data, options: JSONReadingOptions) {
         guard JSONReader.mayHoldRespelledText(json) else { return }
         json.withUnsafeBytes { raw in
             var reader = JSONReader(raw.bindMemory(to: UInt8.self), options: options)

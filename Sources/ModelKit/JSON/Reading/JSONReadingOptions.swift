@@ -36,6 +36,24 @@ public struct JSONReadingOptions: Sendable, Hashable {
     /// What to do when an object repeats a key. Defaults to ``DuplicateKeyPolicy/reject``.
     public var duplicateKeys: DuplicateKeyPolicy
 
+    /// Whether ``ModelValue/init(json:options:)`` keeps, for each object
+    /// member whose value holds a number or string that JSON can spell
+    /// another way (`1.10`, a 30-digit decimal, `-0`, `1E2`, an escape),
+    /// the text it was read from, so that ``ModelValue/jsonData(options:)``
+    /// writes the member back as it came. `false` by default, which reads
+    /// faster. Every other use of the value sees the value: equality,
+    /// property lists, dictionaries; changing a member's value drops its
+    /// text. Models always keep the text of the members they do not save,
+    /// whatever this says.
+    ///
+    /// ```swift
+    /// var options = JSONReadingOptions()
+    /// options.keepsMemberText = true
+    /// let value = try ModelValue(json: Data(#"{"w":1.10}"#.utf8), options: options)
+    /// print(String(decoding: try value.jsonData(), as: UTF8.self))   // {"w":1.10}
+    /// ```
+    public var keepsMemberText = false
+
     /// Creates reading options.
     /// - Parameters:
     ///   - maximumDepth: the deepest nesting of arrays and objects accepted; 512 by default.
