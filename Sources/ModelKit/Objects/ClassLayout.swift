@@ -198,6 +198,15 @@ final class ClassLayout: Sendable {
 
     private static let cache = LockedTable<ObjectIdentifier, ClassLayout>()
     private static let declaredKeys = LockedTable<ObjectIdentifier, [String]>()
+    /// The classes found, at discovery, to have a superclass other than `ModelObject`.
+    private static let subclassesOfModels = LockedTable<ObjectIdentifier, Bool>()
+
+    /// Whether `type`'s superclass is a model class other than `ModelObject`.
+    static func hasModelSuperclass(_ type: ModelObject.Type) -> Bool {
+        if let known = subclassesOfModels.withLock({ $0[ObjectIdentifier(type)] }) { return known }
+        _ = of(type)
+        return subclassesOfModels.withLock { $0[ObjectIdentifier(type)] } ?? false
+    }
 
     static func cached(_ type: ModelObject.Type) -> ClassLayout? {
         cache.withLock { $0[ObjectIdentifier(type)] }
@@ -240,6 +249,8 @@ final class ClassLayout: Sendable {
             levels.append(level)
             mirror = current.superclassMirror
         }
+        let superclass = Mirror(reflecting: object).superclassMirror?.subjectType
+        subclassesOfModels.withLock { $0[ObjectIdentifier(type)] = superclass.map { $0 != ModelObject.self } ?? false }
         let found = levels.reversed().flatMap { $0 }
         let count = found.count
         let base = stack.count - count

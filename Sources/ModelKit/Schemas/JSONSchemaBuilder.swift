@@ -223,11 +223,16 @@ public final class JSONSchemaBuilder {
             .filter { $0 != type && type.isAncestor(of: $0) }
     }
 
-    /// Whether `type` takes part in polymorphic loading (it is registered,
-    /// or has registered subclasses): strict profiles then require its
-    /// `type` key, which tells the alternatives apart.
+    /// Whether `type` takes part in polymorphic loading: it has registered
+    /// subclasses, or it is a registered subclass of another model class (a
+    /// branch where that class is declared). Strict profiles then require
+    /// its `type` key, which tells the alternatives apart; a registered
+    /// class with no model class above or below it has no alternatives.
     static func isPolymorphic(_ type: ModelObject.Type) -> Bool {
-        ModelObject.registeredTypes.values.contains { other in other == type || type.isAncestor(of: other) }
+        ModelObject.registeredTypes.values.contains { other in
+            other != type && type.isAncestor(of: other)
+                || other == type && ClassLayout.hasModelSuperclass(type)
+        }
     }
 
     /// `name` escaped for a JSON Pointer (RFC 6901).

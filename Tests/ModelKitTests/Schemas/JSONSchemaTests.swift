@@ -175,3 +175,18 @@ import Testing
         #expect(throws: Never.self) { try Note.jsonSchema(.openAI) }
     }
 }
+
+final class SchemaLoneBook: ModelObject, @unchecked Sendable {
+    @Saved var title = ""
+}
+
+/// A class registered for loading, with no model class above or below it,
+/// has no alternatives to tell apart: strict profiles do not require its
+/// `type` (issue 49: `register(Book.self)` added it to `required`).
+@Test(arguments: [JSONSchemaProfile.openAI, .anthropic])
+func aRegisteredClassWithNoSubclassesDoesNotRequireItsType(profile: JSONSchemaProfile) throws {
+    ModelObject.register(SchemaLoneBook.self)
+    let schema = try SchemaLoneBook.jsonSchema(profile)
+    #expect(schema["required"] == ["title"])
+    #expect(schema["properties"]?["type"] == nil)
+}
