@@ -3,11 +3,6 @@ import Testing
 
 @testable import ModelKit
 
-final class FloatHolder: ModelObject, @unchecked Sendable {
-    @Saved var value: Float = 0
-    @Saved var values: [Float] = []
-}
-
 /// Issue 51, item 7: every `Float` ModelKit writes reads back as itself, in
 /// every format, at the edges of its range above all. The shortest text of
 /// `Float.greatestFiniteMagnitude`, 3.4028235e+38, read as a `Double`, lies

@@ -250,6 +250,42 @@ import Testing
         #expect(try Self.read(document) == [42, -7, -3.14])
     }
 
+    // MARK: - Issue 50: integers of any length, in linear time
+
+    /// The decimal digits of hexadecimal `text`, digit by digit (the slow, obvious way).
+    static func decimal(ofHex text: String) -> String {
+        var digits: [Int] = [0]  // little-endian base 10
+        for character in text {
+            var carry = Int(String(character), radix: 16)!
+            for index in digits.indices {
+                let product = digits[index] * 16 + carry
+                digits[index] = product % 10
+                carry = product / 10
+            }
+            while carry > 0 {
+                digits.append(carry % 10)
+                carry /= 10
+            }
+        }
+        while digits.count > 1, digits.last == 0 { digits.removeLast() }
+        return digits.reversed().map(String.init).joined()
+    }
+
+    @Test(arguments: [17, 29, 30, 31, 45, 61, 200, 1001])
+    func longHexadecimalIntegersReadExactly(length: Int) throws {
+        var generator = SeededGenerator(seed: UInt64(length))
+        let hex = "F" + String((1..<length).map { _ in "0123456789abcdefABCDEF".randomElement(using: &generator)! })
+        #expect(try Self.read("<integer>0x\(hex)</integer>") == .bigInteger(Self.decimal(ofHex: hex)))
+        #expect(try Self.read("<integer>-0x000\(hex)</integer>") == .bigInteger("-" + Self.decimal(ofHex: hex)))
+    }
+
+    @Test func longDecimalIntegersKeepTheirDigits() throws {
+        let digits = "9" + String(repeating: "0123456789", count: 10_000)
+        #expect(try Self.read("<integer>+000\(digits)</integer>") == .bigInteger(digits))
+        #expect(try Self.read("<integer> - \(digits)</integer>") == .bigInteger("-" + digits))
+        #expect(throws: ModelError.self) { try Self.read("<integer>\(digits)x</integer>") }
+    }
+
     // MARK: - 3. Dates whose fields run over
 
     static func date(_ text: String) -> Date {
