@@ -100,6 +100,25 @@ import Testing
         }
     }
 
+    // MARK: - 8. What the README and DocC say ModelKit does not read
+
+    @Test(arguments: [
+        ("a set reads as an array", [[0xC2, 1, 2], [0x10, 7], [0x51, 0x61]] as [[UInt8]], "read [7,\"a\"]"),
+        ("a UID is an error", [[0xA1, 1], [0x80, 3]],
+         "binary property list, in [0]: the object at byte 10 is a keyed archiver's UID, which ModelKit does not read"),
+        ("the fill byte is an error", [[0xA1, 1], [0x0F]],
+         "binary property list, in [0]: the object at byte 10 has the unknown marker 0xF"),
+    ])
+    func setsUIDsAndTheFillByteAreAsDocumented(name: String, objects: [[UInt8]], expected: String) {
+        #expect(Self.message(BinaryPropertyListCountTests.file(objects: objects)) == expected, "\(name)")
+    }
+
+    /// A set read as an array is written back as an array.
+    @Test func aSetIsWrittenBackAsAnArray() throws {
+        let value = try ModelValue(propertyList: Data(BinaryPropertyListCountTests.file(objects: [[0xC1, 1], [0x10, 7]])))
+        #expect(try [UInt8](value.propertyListData(format: .binary)).dropFirst(8).first == 0xA1)
+    }
+
     // MARK: - 1. XML in UTF-16 and UTF-32
 
     static let encodings: [(String, String.Encoding, [UInt8])] = [
