@@ -14,8 +14,10 @@ import Foundation
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzPropertyList(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     var bytes = Data(UnsafeRawBufferPointer(start: start, count: count))
-    // Most inputs should look like a binary property list to get past the header.
-    if !bytes.starts(with: Array("bplist00".utf8)) { bytes = Data("bplist00".utf8) + bytes }
+    // Most inputs should look like a binary property list to get past the
+    // header (any `bplist0x`, as Foundation reads; Fuzz/plist.dict has markers,
+    // counts near 2^62 and 2^64, and trailer sizes for the mutator).
+    if !bytes.starts(with: Array("bplist0".utf8)) { bytes = Data("bplist00".utf8) + bytes }
     let value: ModelValue
     do {
         value = try ModelValue(propertyList: bytes)

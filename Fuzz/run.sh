@@ -6,6 +6,7 @@
 #   Fuzz/run.sh xml [SECONDS]       # the XML property-list target
 #   Fuzz/run.sh patch [SECONDS]     # JSON Patch, Merge Patch and differences
 #
+# Tokens come from Fuzz/json.dict, Fuzz/plist.dict or Fuzz/xml.dict.
 # Seeds come from Fuzz/corpus, Fuzz/corpus-plist, Fuzz/corpus-xml or Fuzz/corpus-patch (small,
 # committed); inputs that libFuzzer finds interesting go to
 # .build/fuzz/corpus-NAME, and crashing inputs to .build/fuzz/crash-*.
@@ -17,7 +18,8 @@ if [ "${1:-}" = plist ] || [ "${1:-}" = xml ] || [ "${1:-}" = json ] || [ "${1:-
 seconds="${1:-60}"
 case "$target" in
     json) entry=(Fuzz/FuzzJSON.swift); seeds=Fuzz/corpus; extra=(-dict=Fuzz/json.dict -max_len=4096) ;;
-    plist) entry=(Fuzz/FuzzPropertyList.swift Fuzz/XMLLosses.swift); seeds=Fuzz/corpus-plist; extra=(-max_len=4096) ;;
+    plist) entry=(Fuzz/FuzzPropertyList.swift Fuzz/XMLLosses.swift); seeds=Fuzz/corpus-plist
+        extra=(-dict=Fuzz/plist.dict -max_len=4096) ;;
     xml) entry=(Fuzz/FuzzXMLPropertyList.swift Fuzz/XMLLosses.swift); seeds=Fuzz/corpus-xml
         extra=(-dict=Fuzz/xml.dict -max_len=4096) ;;
     patch) entry=(Fuzz/FuzzPatch.swift); seeds=Fuzz/corpus-patch; extra=(-max_len=4096) ;;

@@ -52,6 +52,12 @@ final class Everything: ModelObject, @unchecked Sendable {
     @Saved var value: ModelValue = ["free": [1, "form", nil, true]]
 }
 
+/// A `Float` alone and in an array, for round trips at the edges of its range.
+final class FloatHolder: ModelObject, @unchecked Sendable {
+    @Saved var value: Float = 0
+    @Saved var values: [Float] = []
+}
+
 /// Nested models in every container shape.
 final class Folder: ModelObject, @unchecked Sendable {
     @Saved var name = ""

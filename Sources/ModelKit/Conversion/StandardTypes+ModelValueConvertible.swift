@@ -149,10 +149,14 @@ extension Float: ModelValueConvertible {
     /// - Throws: ``ModelError`` when `modelValue` is not such a value.
     public init(modelValue: ModelValue) throws {
         let wide = try Double(modelValue: modelValue)
-        guard !wide.isFinite || abs(wide) <= Double(Float.greatestFiniteMagnitude) else {
+        // Refused only when the nearest Float is infinite: the shortest text of
+        // `Float.greatestFiniteMagnitude` (3.4028235e+38), read as a Double,
+        // lies just above it and must read back as it.
+        let narrow = Float(wide)
+        guard !wide.isFinite || narrow.isFinite else {
             throw ModelError.numberOutOfRange(expected: "Float", found: modelValue)
         }
-        self = Float(wide)
+        self = narrow
     }
 
     /// Saved as the `Double` with the same shortest decimal text, so `0.1` stays `0.1`.

@@ -32,14 +32,20 @@ public enum ModelDocumentFormat: Sendable, Hashable {
     /// `bplist00` is a binary property list, `<` an XML one, and what starts
     /// as a JSON text does (an object, an array, or a scalar: a string, a
     /// number, `true`, `false`, `null`) is JSON. UTF-16 and UTF-32 text (a
-    /// byte-order mark, or a zero byte beside each ASCII character) is in no
-    /// format ModelKit reads: `nil`.
+    /// byte-order mark, or a zero byte beside each ASCII character) is an XML
+    /// property list when it starts with `<` (Foundation reads those), and
+    /// otherwise in no format ModelKit reads: `nil`.
     public init?(detecting data: Data) {
         if BinaryPropertyListReader.isBinary(data) {
             self = .binaryPropertyList
             return
         }
-        if TextEncodingGuess(data) != nil { return nil }  // UTF-16 or UTF-32: not a document ModelKit reads
+        if let encoding = TextEncodingGuess(data) {
+            // UTF-16 or UTF-32: an XML property list, as Foundation reads it; JSON must be UTF-8.
+            guard encoding.start(of: data).hasPrefix("<") else { return nil }
+            self = .xmlPropertyList
+            return
+        }
         var bytes = data[...]
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
         guard let first = bytes.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) else { return nil }

@@ -3,6 +3,7 @@ import Foundation
 /// Reads a binary property list (`bplist00`) into a ``ModelValue``, straight
 /// from the bytes: no `PropertyListSerialization`, no `[String: Any]`.
 ///
+/// - The header is `bplist0` and any eighth byte, as Foundation reads it.
 /// - Dictionaries keep their keys' exact text and their order in the file;
 ///   a key that repeats in one dictionary is an error, as in JSON.
 /// - Every offset, size and object reference is checked before it is
@@ -13,12 +14,19 @@ import Foundation
 ///   expand to an enormous value is refused.
 /// - The string `"$null"` reads as null and `"$integer:…"` as that integer
 ///   (see ``PropertyListBridge``); 16-byte integers read exactly.
-/// - Keyed-archive UIDs are refused; sets read as arrays.
+/// - Keyed-archive UIDs are refused; sets read as arrays; the fill byte
+///   (`0x0F`), which no writer emits as an object, is an unknown marker.
+/// - Every count and offset is compared with the file's size before any
+///   arithmetic on it, so a count of 2^62 or 2^64 - 1 is an error, not a trap.
 ///
 /// Errors name the key path of the object that failed and, as `byte N`, its
 /// offset in the file.
 struct BinaryPropertyListReader {
-    static let magic = Array("bplist00".utf8)
+    /// What a binary property list starts with; the eighth byte is a version
+    /// digit that Foundation does not check, nor does ModelKit.
+    static let magic = Array("bplist0".utf8)
+    /// The header and the trailer: the smallest file.
+    static let headerSize = 8
 
     /// Whether `data` starts like a binary property list (any version).
     static func isBinary(_ data: Data) -> Bool { data.starts(with: magic.prefix(6)) }
@@ -43,11 +51,11 @@ struct BinaryPropertyListReader {
 
     init(_ bytes: UnsafeBufferPointer<UInt8>) throws {
         self.bytes = bytes
-        guard bytes.count >= Self.magic.count + 32 else {
+        guard bytes.count >= Self.headerSize + 32 else {
             throw Self.failure("the binary property list is truncated (\(bytes.count) bytes)")
         }
         guard bytes.starts(with: Self.magic) else {
-            throw Self.failure("not a bplist00 binary property list")
+            throw Self.failure("not a bplist0x binary property list")
         }
         let trailer = bytes.count - 32
         offsetSize = Int(bytes[trailer + 6])
@@ -61,7 +69,7 @@ struct BinaryPropertyListReader {
         }
         guard let objectCount, objectCount >= 1, objectCount <= bytes.count,
             let topObject, topObject < objectCount,
-            let tableOffset, tableOffset >= Self.magic.count, tableOffset <= trailer,
+            let tableOffset, tableOffset >= Self.headerSize, tableOffset <= trailer,
             objectCount <= (trailer - tableOffset) / offsetSize
         else {
             throw Self.failure("the trailer is damaged: its object count, top object or offset table lies outside the file")
@@ -184,7 +192,7 @@ struct BinaryPropertyListReader {
     /// The offset of `object`, checked.
     private func offset(of object: Int, stack: [Frame], values: [ModelValue?]) throws -> Int {
         guard let offset = Self.readInteger(bytes, at: tableOffset + object * offsetSize, size: offsetSize),
-            offset >= Self.magic.count, offset < objectsEnd
+            offset >= Self.headerSize, offset < objectsEnd
         else {
             throw failure("object \(object) has an offset outside the file's objects", stack: stack, values: values)
         }
@@ -199,17 +207,23 @@ struct BinaryPropertyListReader {
         let kind = marker >> 4
         guard kind == 0xA || kind == 0xC || kind == 0xD else { return nil }
         let (count, start) = try length(at: offset, stack: stack, values: values)
-        let references = kind == 0xD ? count * 2 : count
-        guard references <= (objectsEnd - start) / referenceSize else {
-            throw failure("a container at byte \(offset) runs past the end of the objects", stack: stack, values: values)
+        // Compared by division before any multiplication: a count may be as
+        // large as 2^63 - 1, and `count * 2` or `count * referenceSize` would overflow.
+        let perMember = kind == 0xD ? 2 : 1
+        guard count <= (objectsEnd - start) / referenceSize / perMember else {
+            throw failure(
+                "a container at byte \(offset) claims \(count) members, more than the file can hold",
+                stack: stack, values: values)
         }
+        let references = count * perMember
         var members: [Int] = []
         members.reserveCapacity(references)
         for index in 0..<references {
-            let reference = Self.readInteger(bytes, at: start + index * referenceSize, size: referenceSize) ?? -1
-            guard reference >= 0, reference < objectCount else {
+            let at = start + index * referenceSize
+            guard let reference = Self.readInteger(bytes, at: at, size: referenceSize), reference < objectCount else {
+                let written = Self.bigEndian(UnsafeBufferPointer(rebasing: bytes[at..<(at + referenceSize)]))
                 throw failure(
-                    "a container at byte \(offset) refers to object \(reference), beyond the \(objectCount) objects",
+                    "a container at byte \(offset) refers to object \(written), beyond the \(objectCount) objects",
                     stack: stack, values: values)
             }
             members.append(reference)

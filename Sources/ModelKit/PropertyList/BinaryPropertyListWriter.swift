@@ -6,8 +6,11 @@ import Foundation
 ///
 /// - Keys keep their exact text and the object's order (a Swift dictionary
 ///   would merge `"é"` and `"e\u{301}"` and lose the order).
-/// - The same value gives the same bytes on every run: objects are numbered
-///   in breadth-first order from the root.
+/// - The same value gives the same bytes on every run, and the bytes
+///   CoreFoundation and Python's `plistlib` write for it: objects are
+///   numbered depth-first from the root, a dictionary's keys before its
+///   values; references and offsets take the fewest bytes that hold the
+///   object count and the offset table's start.
 /// - Equal scalars (strings, keys, numbers, dates, data) are written once
 ///   and referred to wherever they appear, as CoreFoundation does.
 /// - Dates are the `Double` seconds since 2001 that `Date` holds: exact.
@@ -42,88 +45,101 @@ struct BinaryPropertyListWriter {
         return writer.encoded()
     }
 
-    /// A container waiting for its members to be numbered, with the way to
-    /// its place for error messages.
-    private struct Pending {
+    /// A container whose members are being numbered: its object number, its
+    /// keys (for a dictionary, numbered when it opens), its members, and the
+    /// next member to number.
+    private struct Frame {
         let object: Int
-        let value: ModelValue
-        let depth: Int
-        let parent: Int  // index into `pending`, or -1
-        let component: ModelKeyPath.Component?
+        let keys: [String]?
+        let elements: [ModelValue]
+        var keyNumbers: [Int] = []
+        var members: [Int] = []
+        var next = 0
+
+        /// Where the member being numbered lies in this container.
+        var component: ModelKeyPath.Component {
+            if let keys { return .key(keys[next]) }
+            return .index(next)
+        }
     }
 
-    /// Numbers every object breadth-first from the root, without recursion.
+    /// Numbers every object depth-first from the root, as CoreFoundation and
+    /// Python's `plistlib` do: a container, then (for a dictionary) all its
+    /// keys, then each member and everything inside it in turn. The walk
+    /// keeps its own stack, so it never recurses.
     private mutating func number(_ root: ModelValue) throws {
-        var pending: [Pending] = []
-        _ = try add(root, depth: 0, parent: -1, component: nil, pending: &pending)
-        var next = 0
-        while next < pending.count {
-            let item = pending[next]
-            switch item.value {
+        var stack: [Frame] = []
+        func open(_ value: ModelValue, as object: Int, stack: inout [Frame], writer: inout Self) {
+            switch value {
             case .array(let elements):
-                var members: [Int] = []
-                members.reserveCapacity(elements.count)
-                for (index, element) in elements.enumerated() {
-                    members.append(
-                        try add(element, depth: item.depth, parent: next, component: .index(index), pending: &pending))
-                }
-                objects[item.object] = .array(start: references.count, count: members.count)
-                references.append(contentsOf: members)
-            case .object(let object):
-                var keys: [Int] = []
-                var values: [Int] = []
-                keys.reserveCapacity(object.count)
-                values.reserveCapacity(object.count)
-                for (key, value) in object {
-                    keys.append(
-                        try add(.string(key), depth: item.depth, parent: next, component: nil, isKey: true, pending: &pending))
-                    values.append(
-                        try add(value, depth: item.depth, parent: next, component: .key(key), pending: &pending))
-                }
-                objects[item.object] = .dictionary(start: references.count, count: keys.count)
-                references.append(contentsOf: keys)
-                references.append(contentsOf: values)
+                stack.append(Frame(object: object, keys: nil, elements: elements))
+            case .object(let members):
+                var frame = Frame(object: object, keys: members.keys, elements: members.values)
+                frame.keyNumbers.reserveCapacity(members.count)
+                for key in members.keys { frame.keyNumbers.append(writer.addScalar(.string(key))) }
+                stack.append(frame)
             default:
                 break
             }
-            next += 1
+        }
+        switch root {
+        case .array, .object:
+            objects.append(.array(start: 0, count: 0))
+            open(root, as: 0, stack: &stack, writer: &self)
+        default:
+            _ = addScalar(try Self.written(root))
+            return
+        }
+        while let top = stack.indices.last {
+            let next = stack[top].next
+            if next < stack[top].elements.count {
+                let member = stack[top].elements[next]
+                switch member {
+                case .array, .object:
+                    guard stack.count < PropertyListBridge.maximumDepth else {
+                        throw ModelError(
+                            code: .nestingTooDeep,
+                            message: "nesting is deeper than the limit of \(PropertyListBridge.maximumDepth) levels",
+                            keyPath: ModelKeyPath(stack.map(\.component)))
+                    }
+                    let number = objects.count
+                    objects.append(.array(start: 0, count: 0))
+                    stack[top].members.append(number)
+                    stack[top].next += 1
+                    open(member, as: number, stack: &stack, writer: &self)
+                default:
+                    let scalar: ModelValue
+                    do {
+                        scalar = try Self.written(member)
+                    } catch var error as ModelError {
+                        error.keyPath = ModelKeyPath(stack.map(\.component) + error.keyPath.components)
+                        throw error
+                    }
+                    stack[top].members.append(addScalar(scalar))
+                    stack[top].next += 1
+                }
+                continue
+            }
+            let frame = stack.removeLast()
+            if frame.keys != nil {
+                objects[frame.object] = .dictionary(start: references.count, count: frame.members.count)
+                references.append(contentsOf: frame.keyNumbers)
+            } else {
+                objects[frame.object] = .array(start: references.count, count: frame.members.count)
+            }
+            references.append(contentsOf: frame.members)
         }
     }
 
-    /// The object number for `value`: a uniqued scalar's existing number, or
-    /// a new one (containers wait on `pending` for their members).
-    private mutating func add(
-        _ value: ModelValue, depth: Int, parent: Int, component: ModelKeyPath.Component?, isKey: Bool = false,
-        pending: inout [Pending]
-    ) throws -> Int {
-        switch value {
-        case .array, .object:
-            guard depth < PropertyListBridge.maximumDepth else {
-                var path = component.map { [$0] } ?? []
-                var cursor = parent
-                while cursor >= 0 {
-                    if let step = pending[cursor].component { path.insert(step, at: 0) }
-                    cursor = pending[cursor].parent
-                }
-                throw ModelError(
-                    code: .nestingTooDeep,
-                    message: "nesting is deeper than the limit of \(PropertyListBridge.maximumDepth) levels",
-                    keyPath: ModelKeyPath(path))
-            }
-            let number = objects.count
-            objects.append(.array(start: 0, count: 0))
-            pending.append(Pending(object: number, value: value, depth: depth + 1, parent: parent, component: component))
-            return number
-        default:
-            // Keys are always strings, written as they are; values may need a marker.
-            let scalar = isKey ? value : try Self.written(value)
-            let key = ScalarKey(scalar)
-            if let existing = uniqued[key] { return existing }
-            let number = objects.count
-            objects.append(.scalar(scalar))
-            uniqued[key] = number
-            return number
-        }
+    /// The object number of the scalar `scalar` (as written): the number of an
+    /// equal scalar already numbered, or a new one.
+    private mutating func addScalar(_ scalar: ModelValue) -> Int {
+        let key = ScalarKey(scalar)
+        if let existing = uniqued[key] { return existing }
+        let number = objects.count
+        objects.append(.scalar(scalar))
+        uniqued[key] = number
+        return number
     }
 
     /// The scalar as it is written: null and big integers as their marker strings.
@@ -149,7 +165,8 @@ struct BinaryPropertyListWriter {
     /// The file: header, objects, offset table, trailer.
     private func encoded() -> Data {
         var bytes: [UInt8] = Array("bplist00".utf8)
-        let referenceSize = Self.byteCount(for: UInt64(max(objects.count - 1, 0)))
+        // Sized for the object count, as CoreFoundation sizes it (not the largest number).
+        let referenceSize = Self.byteCount(for: UInt64(objects.count))
         var offsets: [Int] = []
         offsets.reserveCapacity(objects.count)
         for object in objects {

@@ -11,6 +11,13 @@ extension ModelValue {
     /// string `"$null"` reads as ``null`` and `"$integer:"` and digits as that
     /// integer: see ``propertyListData(format:)``. OpenStep-style property
     /// lists are not read.
+    ///
+    /// As Foundation reads them: XML in UTF-8, UTF-16 or UTF-32; whitespace
+    /// before and after an `<integer>`'s sign and before a `<real>`; date
+    /// fields that carry past their range (`2024-01-32T20:43:14Z` is
+    /// 1 February); any `bplist0x` header. A DOCTYPE with an internal
+    /// subset is refused, as Foundation refuses it. In binary files, sets
+    /// read as arrays, and keyed-archiver UIDs and the fill byte are errors.
     /// - Throws: ``ModelError`` for a malformed or too deeply nested document.
     public init(propertyList data: Data) throws {
         if BinaryPropertyListReader.isBinary(data) {
@@ -30,8 +37,9 @@ extension ModelValue {
     ///   (`2025-11-16T15:33:20Z`), the form every reader accepts: plutil and
     ///   plistlib refuse fractions. Dates keep their exact value in binary
     ///   property lists and JSON.
-    /// - Binary (`BinaryPropertyListWriter`) as CoreFoundation writes it,
-    ///   equal scalars stored once.
+    /// - Binary (`BinaryPropertyListWriter`) byte for byte as CoreFoundation
+    ///   and Python's `plistlib` write it: objects numbered depth-first, a
+    ///   dictionary's keys before its values, equal scalars stored once.
     ///
     /// Property lists have no null: `null` is written as the string
     /// `"$null"` (the marker Foundation's `PropertyListEncoder` uses) and

@@ -12,41 +12,49 @@ import Foundation
 /// // .bigInteger("18446744073709551616")
 /// ```
 enum PropertyListScalars {
-    /// An integer, decimal or `0x` hexadecimal, with an optional sign; beyond
-    /// `Int` it is ``ModelValue/bigInteger(_:)``, whatever its size.
+    /// An integer, decimal or `0x` hexadecimal, with an optional sign;
+    /// whitespace may come before the sign and after it, as Foundation allows
+    /// (`" -\t0xFACE"`), but not after the digits. Beyond `Int` it is
+    /// ``ModelValue/bigInteger(_:)``, whatever its size: decimal digits are
+    /// kept as their text (linear time, as the JSON reader keeps them);
+    /// hexadecimal ones are converted fifteen at a time.
     static func integer(_ text: UnsafeBufferPointer<UInt8>) -> ModelValue? {
         var index = 0
+        func skipWhitespace() {
+            while index < text.count, XMLPropertyListReader.isWhitespace(text[index]) { index += 1 }
+        }
+        skipWhitespace()
         var isNegative = false
-        if let first = text.first, first == UInt8(ascii: "-") || first == UInt8(ascii: "+") {
-            isNegative = first == UInt8(ascii: "-")
-            index = 1
+        if index < text.count, text[index] == UInt8(ascii: "-") || text[index] == UInt8(ascii: "+") {
+            isNegative = text[index] == UInt8(ascii: "-")
+            index += 1
+            skipWhitespace()
         }
         let isHex = index + 1 < text.count && text[index] == UInt8(ascii: "0")
             && (text[index + 1] == UInt8(ascii: "x") || text[index + 1] == UInt8(ascii: "X"))
         if isHex { index += 2 }
         let radix = isHex ? 16 : 10
         guard index < text.count else { return nil }
-        // Digits in little-endian base 10, used only once the value leaves Int.
+        let digitsStart = index
         var value = 0
-        var big: [UInt8]?
+        while index < text.count {
+            guard let digit = digitValue(text[index]), digit < radix else { return nil }
+            let (product, overflow) = value.multipliedReportingOverflow(by: radix)
+            let (sum, overflow2) =
+                isNegative ? product.subtractingReportingOverflow(digit) : product.addingReportingOverflow(digit)
+            if overflow || overflow2 { break }
+            value = sum
+            index += 1
+        }
+        guard index < text.count else { return .int(value) }
+        // Beyond Int: check the rest, then spell the magnitude in decimal.
         for byte in text[index...] {
             guard let digit = digitValue(byte), digit < radix else { return nil }
-            if big == nil {
-                let (product, overflow) = value.multipliedReportingOverflow(by: radix)
-                let (sum, overflow2) =
-                    isNegative ? product.subtractingReportingOverflow(digit) : product.addingReportingOverflow(digit)
-                if !overflow && !overflow2 {
-                    value = sum
-                    continue
-                }
-                big = decimalDigits(of: value.magnitude)
-            }
-            multiply(&big!, by: radix, adding: digit)
         }
-        guard let big else { return .int(value) }
-        var digits = String(decoding: big.reversed().drop { $0 == 0 }.map { $0 + 0x30 }, as: UTF8.self)
-        if isNegative { digits = "-" + digits }
-        return .bigInteger(digits)
+        let digits = UnsafeBufferPointer(rebasing: text[digitsStart...])
+        var decimal = isHex ? decimalText(ofHexadecimal: digits) : String(decoding: digits.drop { $0 == 0x30 }, as: UTF8.self)
+        if isNegative { decimal = "-" + decimal }
+        return .bigInteger(decimal)
     }
 
     private static func digitValue(_ byte: UInt8) -> Int? {
@@ -58,34 +66,53 @@ enum PropertyListScalars {
         }
     }
 
-    private static func decimalDigits(of magnitude: UInt) -> [UInt8] {
-        var digits: [UInt8] = []
-        var rest = magnitude
-        repeat {
-            digits.append(UInt8(rest % 10))
-            rest /= 10
-        } while rest > 0
-        return digits
-    }
-
-    private static func multiply(_ digits: inout [UInt8], by factor: Int, adding addend: Int) {
-        var carry = addend
-        for index in digits.indices {
-            let product = Int(digits[index]) * factor + carry
-            digits[index] = UInt8(product % 10)
-            carry = product / 10
+    /// The decimal text of the (checked, non-zero) hexadecimal digits
+    /// `digits`: base 10^18 limbs, least significant first, each step taking
+    /// fifteen hexadecimal digits (60 bits), so the work is about n²/1000
+    /// limb operations for n digits.
+    private static func decimalText(ofHexadecimal digits: UnsafeBufferPointer<UInt8>) -> String {
+        let base: UInt64 = 1_000_000_000_000_000_000
+        var limbs: [UInt64] = []
+        var index = 0
+        // The first chunk is short, so the rest come in whole chunks of fifteen.
+        var chunk = digits.count % 15 == 0 ? 15 : digits.count % 15
+        while index < digits.count {
+            var addend: UInt64 = 0
+            for byte in digits[index..<(index + chunk)] { addend = addend << 4 | UInt64(digitValue(byte)!) }
+            let factor = UInt64(1) << UInt64(4 * chunk)
+            var carry = addend
+            for limb in limbs.indices {
+                let product = limbs[limb].multipliedFullWidth(by: factor)
+                let (low, overflow) = product.low.addingReportingOverflow(carry)
+                let (quotient, remainder) = base.dividingFullWidth((product.high + (overflow ? 1 : 0), low))
+                limbs[limb] = remainder
+                carry = quotient
+            }
+            while carry > 0 {
+                limbs.append(carry % base)
+                carry /= base
+            }
+            index += chunk
+            chunk = 15
         }
-        while carry > 0 {
-            digits.append(UInt8(carry % 10))
-            carry /= 10
+        while limbs.last == 0 { limbs.removeLast() }
+        guard let top = limbs.last else { return "0" }
+        var text = String(top)
+        for limb in limbs.dropLast().reversed() {
+            let part = String(limb)
+            text += String(repeating: "0", count: 18 - part.count) + part
         }
+        return text
     }
 
     /// A decimal real with an optional sign and exponent, or `nan`, `inf`,
-    /// `infinity` (any case, optionally signed). Hexadecimal floats are not
-    /// property-list reals.
+    /// `infinity` (any case, optionally signed), after optional whitespace.
+    /// Hexadecimal floats are not property-list reals.
     static func real(_ text: UnsafeBufferPointer<UInt8>) -> Double? {
         var index = 0
+        // Whitespace before the number, as Foundation (strtod) skips it.
+        while index < text.count, XMLPropertyListReader.isWhitespace(text[index]) { index += 1 }
+        guard index == 0 else { return real(UnsafeBufferPointer(rebasing: text[index...])) }
         var sign = 1.0
         if let first = text.first, first == UInt8(ascii: "-") || first == UInt8(ascii: "+") {
             sign = first == UInt8(ascii: "-") ? -1 : 1

@@ -90,11 +90,10 @@ extension XMLPropertyListReader {
         }
     }
 
-    /// Skips `<!DOCTYPE …>`, including an internal subset in brackets.
+    /// Skips `<!DOCTYPE …>`; an internal subset in brackets is refused.
     private mutating func skipDoctype() throws {
         let start = position
         position += 9
-        var brackets = 0
         var quote: UInt8?
         while position < bytes.count {
             let byte = bytes[position]
@@ -103,10 +102,11 @@ extension XMLPropertyListReader {
             } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
                 quote = byte
             } else if byte == UInt8(ascii: "[") {
-                brackets += 1
-            } else if byte == UInt8(ascii: "]") {
-                brackets -= 1
-            } else if byte == UInt8(ascii: ">"), brackets <= 0 {
+                // An internal subset could declare entities: Foundation refuses it, and so does ModelKit.
+                throw fail(
+                    "expected '>' closing the DOCTYPE, found '[', an internal DTD subset, which property lists may not have",
+                    at: position)
+            } else if byte == UInt8(ascii: ">") {
                 position += 1
                 return
             }

@@ -16,9 +16,13 @@ import Foundation
 /// ```
 ///
 /// What it accepts, and where it parts from Foundation's reader:
-/// - The document is UTF-8, with or without a byte-order mark. The XML
-///   declaration, DOCTYPE, comments, processing instructions and whitespace
-///   between elements are skipped. The `<plist>` root is optional, as it is
+/// - The document is UTF-8, with or without a byte-order mark, or UTF-16
+///   or UTF-32 (either byte order, told by a byte-order mark or by the zero
+///   bytes beside `<`), as Foundation reads them; errors then count bytes in
+///   the document's UTF-8 form. The XML declaration, DOCTYPE, comments,
+///   processing instructions and whitespace between elements are skipped;
+///   a DOCTYPE with an internal subset (`<!DOCTYPE plist [ … ]>`) is
+///   refused, as Foundation refuses it, so no entity is ever declared. The `<plist>` root is optional, as it is
 ///   for Foundation; after the value only comments and whitespace may follow.
 /// - Text may hold `&amp;`, `&lt;`, `&gt;`, `&quot;`, `&apos;`, decimal and
 ///   hexadecimal character references, CDATA sections and comments. Control
@@ -27,9 +31,14 @@ import Foundation
 /// - A `<dict>` with the same key twice is rejected: Foundation would keep
 ///   the last value silently.
 /// - `<integer>` is decimal or `0x` hexadecimal with an optional sign;
-///   integers beyond `Int` read as ``ModelValue/bigInteger(_:)`` of any size.
-/// - `<real>` is a decimal number or `nan`, `inf`, `infinity` with an
-///   optional sign. `<date>` is ISO 8601 with whole or fractional seconds.
+///   whitespace may come before the sign and between it and the digits, as
+///   Foundation allows (`<integer> -\t42</integer>`); integers beyond `Int`
+///   read as ``ModelValue/bigInteger(_:)`` of any size, in time linear in
+///   their decimal digits.
+/// - `<real>` is a decimal number, after optional whitespace, or `nan`,
+///   `inf`, `infinity` with an optional sign. `<date>` is ISO 8601 with whole
+///   or fractional seconds; a field past its range carries into the next, as
+///   Foundation reads it (`2024-01-32T20:43:14Z` is 1 February).
 /// - `<data>` is base64; whitespace is ignored and padding may be omitted.
 /// - `<string>$null</string>` reads as ``ModelValue/null``, reversing the
 ///   writer's convention (see ``PropertyListBridge``).
@@ -53,7 +62,16 @@ struct XMLPropertyListReader {
     /// - Throws: ``ModelError`` with code `.malformedDocument`, `.invalidUTF8`
     ///   or `.nestingTooDeep`, with its location and key path.
     static func value(from data: Data) throws -> ModelValue {
-        try data.withUnsafeBytes { raw in
+        if let encoding = TextEncodingGuess(data) {
+            // UTF-16 or UTF-32, as Foundation and plistlib read them: read as
+            // its UTF-8 form (lines and columns are the same; bytes count in it).
+            let text = try encoding.utf8(of: data, format: "property list")
+            return try text.withUnsafeBufferPointer { buffer in
+                var reader = XMLPropertyListReader(bytes: buffer)
+                return try reader.readDocument()
+            }
+        }
+        return try data.withUnsafeBytes { raw in
             var reader = XMLPropertyListReader(bytes: raw.bindMemory(to: UInt8.self))
             return try reader.readDocument()
         }

@@ -20,10 +20,11 @@ extension Double {
 }
 
 extension Float {
-    /// A number no larger in magnitude than `Float.greatestFiniteMagnitude`.
+    /// A number no larger in magnitude than `Float.greatestFiniteMagnitude`
+    /// as ModelKit writes it (3.4028235e+38, which reads back as it).
     public static func jsonSchema(in builder: JSONSchemaBuilder) -> ModelValue {
-        ["type": "number", "minimum": .double(-Double(Float.greatestFiniteMagnitude)),
-         "maximum": .double(Double(Float.greatestFiniteMagnitude))]
+        ["type": "number", "minimum": (-Float.greatestFiniteMagnitude).modelValue,
+         "maximum": Float.greatestFiniteMagnitude.modelValue]
     }
 }
 

@@ -169,19 +169,34 @@ enum ISO8601DateText {
         var yearEnd = position
         while yearEnd < bytes.count, yearEnd - position < 15, bytes[yearEnd] >= 0x30, bytes[yearEnd] <= 0x39 { yearEnd += 1 }
         if style == .propertyList || isSigned { yearDigits = max(yearDigits, yearEnd - position) }
-        guard let year = digits(yearDigits), expect("-"),
-            let month = digits(2), expect("-"),
+        guard let writtenYear = digits(yearDigits), expect("-"),
+            let writtenMonth = digits(2), expect("-"),
             let day = digits(2)
         else { return nil }
         guard expect("T") else { return nil }
         guard let hour = digits(2), expect(":"), let minute = digits(2), expect(":"), let second = digits(2)
         else { return nil }
+        // A property list's fields carry into the next, as Foundation reads
+        // them (`2024-01-32` is 1 February, `24:00:00` the next day): a month
+        // past 12 (or 0) moves the year, and a day, hour, minute or second out
+        // of its range moves the instant, since the day counts below are
+        // linear in the day.
+        var year = writtenYear
+        var month = writtenMonth
+        if style == .propertyList {
+            let yearShift = floorDivide(month - 1, 12)
+            month -= yearShift * 12
+            year = sign * year + yearShift
+            sign = year < 0 ? -1 : 1
+            year = abs(year)
+        }
         // Before the Gregorian reform, a property list's dates are Julian, as Foundation writes them.
         let isJulian = style == .propertyList && (sign * year, month, day) < (1582, 10, 15)
         let monthLength =
             isJulian ? (month == 2 && (sign * year) % 4 == 0 ? 29 : daysInMonth(year: 1, month: month))
             : daysInMonth(year: sign * year, month: month)
-        guard (1...12).contains(month), day >= 1, day <= monthLength, hour <= 23, minute <= 59, second <= 59
+        guard style == .propertyList
+            || ((1...12).contains(month) && day >= 1 && day <= monthLength && hour <= 23 && minute <= 59 && second <= 59)
         else { return nil }
 
         var micros: Int64 = 0

@@ -168,6 +168,22 @@ extension ModelDefaults.Keys {
         ("truncated XML", Array(#"<?xml version="1.0"?><plist version="1.0"><dict><key>a</key>"#.utf8), "line 1"),
         ("truncated binary", Array("bplist00".utf8) + [0xD1, 0x01], "the binary property list is truncated (10 bytes)"),
         ("empty", [], "the file is empty, not a property list of settings"),
+        // Issue 50: a dictionary claiming 2^62 entries trapped at every launch, even with `.moveAside`.
+        (
+            "a dictionary of 2^62 entries",
+            BinaryPropertyListCountTests.container(0xD0, count: 1 << 62),
+            "a container at byte 8 claims 4611686018427387904 members, more than the file can hold"
+        ),
+        (
+            "an array of 2^63 - 1 elements",
+            BinaryPropertyListCountTests.container(0xA0, count: UInt64(Int64.max)),
+            "a container at byte 8 claims 9223372036854775807 members, more than the file can hold"
+        ),
+        (
+            "an inline DTD",
+            Array(#"<!DOCTYPE plist [<!ENTITY a "b">]><plist><dict/></plist>"#.utf8),
+            "found '[', an internal DTD subset, which property lists may not have"
+        ),
         (
             "an array", Array(#"<?xml version="1.0"?><plist version="1.0"><array/></plist>"#.utf8),
             "expected a dictionary of settings at the top of the property list, found an array of 0 elements"

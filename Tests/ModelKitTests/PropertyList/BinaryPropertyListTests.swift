@@ -124,7 +124,7 @@ import Testing
         var cases: [(String, [UInt8], String)] = []
         cases.append(("truncated", Array(good.dropLast()), "the trailer is damaged"))
         cases.append(("too short", Array("bplist00".utf8) + [0, 0], "is truncated"))
-        cases.append(("not bplist00", Array("bplist15".utf8) + Array(good.dropFirst(8)), "not a bplist00"))
+        cases.append(("not bplist00", Array("bplist15".utf8) + Array(good.dropFirst(8)), "not a bplist0x"))
         var sizes = good
         sizes[sizes.count - 26] = 0  // offset size
         cases.append(("offset size zero", sizes, "offset size 0"))

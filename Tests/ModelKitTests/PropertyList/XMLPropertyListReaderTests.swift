@@ -72,10 +72,10 @@ import Testing
         ("<string>a</key>", "malformedDocument", "line 3, column 10 (byte 151): expected </string>, found </key>"),
         ("<integer></integer>", "malformedDocument", "line 3, column 10 (byte 151): expected an integer (decimal digits, or hexadecimal after 0x), found nothing"),
         ("<integer>12abc</integer>", "malformedDocument", "line 3, column 10 (byte 151): expected an integer (decimal digits, or hexadecimal after 0x), found \"12abc\""),
-        ("<integer> 12</integer>", "malformedDocument", "line 3, column 10 (byte 151): expected an integer (decimal digits, or hexadecimal after 0x), found \" 12\""),
+        ("<integer>12 </integer>", "malformedDocument", "line 3, column 10 (byte 151): expected an integer (decimal digits, or hexadecimal after 0x), found \"12 \""),
         ("<real>0x1p3</real>", "malformedDocument", "line 3, column 7 (byte 148): expected a real number (such as 1.5, -2e-7, nan or +infinity), found \"0x1p3\""),
         ("<real/>", "malformedDocument", "line 3, column 8 (byte 149): expected a real number (such as 1.5, -2e-7, nan or +infinity), found nothing"),
-        ("<date>2025-13-01T00:00:00Z</date>", "malformedDocument", "line 3, column 7 (byte 148): expected a date (such as 2025-11-16T15:33:20Z or 2025-11-16T15:33:20.25Z), found \"2025-13-01T00:00:00Z\""),
+        ("<date>2025-1-01T00:00:00Z</date>", "malformedDocument", "line 3, column 7 (byte 148): expected a date (such as 2025-11-16T15:33:20Z or 2025-11-16T15:33:20.25Z), found \"2025-1-01T00:00:00Z\""),
         ("<data>AAEC!v8=</data>", "malformedDocument", "line 3, column 11 (byte 152): expected base64 data, found \"AAEC!v8=\""),
         ("<data>A===</data>", "malformedDocument", "line 3, column 8 (byte 149): expected base64 data, found \"A===\""),
         ("<true>x</true>", "malformedDocument", "line 3, column 7 (byte 148): expected </true>, found text \"x\""),
@@ -99,7 +99,7 @@ import Testing
         ([0x3C, 0x73, 0x74, 0x72, 0x69, 0x6E, 0x67, 0x3E, 0xC3, 0x3C, 0x2F], "line 1, column 9 (byte 8): expected UTF-8 text, found the invalid byte 0xC3"),
         ([0xED, 0xA0, 0x80], "line 1, column 1 (byte 0): expected UTF-8 text, found the invalid byte 0xED"),
         ([0x3C, 0x21, 0x2D, 0x2D, 0xC0, 0xAF, 0x2D, 0x2D, 0x3E], "line 1, column 5 (byte 4): expected UTF-8 text, found the invalid byte 0xC0"),
-        ([0xFF, 0xFE, 0x3C, 0x00], "line 1, column 1 (byte 0): expected UTF-8 text, found the invalid byte 0xFF"),
+        ([0xFE, 0x3C], "line 1, column 1 (byte 0): expected UTF-8 text, found the invalid byte 0xFE"),
     ])
     func invalidUTF8IsReportedWhereItIs(bytes: [UInt8], message: String) throws {
         let error = #expect(throws: ModelError.self) { try ModelValue(propertyList: Data(bytes)) }

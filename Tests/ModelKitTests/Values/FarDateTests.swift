@@ -109,8 +109,12 @@ import Testing
             let expected = try PropertyListDecoder().decode([Date].self, from: Data(xml.utf8))
             #expect(ISO8601DateText.propertyListDate(from: text) == expected[0], "\(text)")
         }
-        // Not a day in either calendar.
-        #expect(ISO8601DateText.propertyListDate(from: "1500-02-30T00:00:00Z") == nil)
-        #expect(ISO8601DateText.propertyListDate(from: "1700-02-29T00:00:00Z") == nil)
+        // Not a day in either calendar: the day carries into March, as Foundation reads it (issue 51).
+        for text in ["1500-02-30T00:00:00Z", "1700-02-29T00:00:00Z", "1582-09-35T00:00:00Z", "1582-10-32T00:00:00Z"] {
+            let xml = #"<?xml version="1.0" encoding="UTF-8"?><plist version="1.0"><array><date>\#(text)</date></array></plist>"#
+            let expected = try PropertyListDecoder().decode([Date].self, from: Data(xml.utf8))
+            #expect(ISO8601DateText.propertyListDate(from: text) == expected[0], "\(text)")
+        }
+        #expect(ISO8601DateText.propertyListDate(from: "1500-02-30T00:00:00Z") == ISO8601DateText.propertyListDate(from: "1500-03-01T00:00:00Z"))
     }
 }

@@ -33,3 +33,36 @@ value = {
 for name, fmt in [("plistlib.plist", plistlib.FMT_XML), ("plistlib.bplist", plistlib.FMT_BINARY)]:
     with open(os.path.join(here, name), "wb") as f:
         f.write(plistlib.dumps(value, fmt=fmt, sort_keys=False))
+
+# The values of CPython's test_plistlib TESTDATA, whose binary form Apple's
+# CoreFoundation wrote: plistlib's test_appleformatting checks that plistlib
+# writes those exact 894 bytes for them (sorted keys), so the file written
+# here is CoreFoundation's output, and ModelKit must write it again.
+gunk = b"<lots of binary gunk>\0\1\2\3" * 10
+apple = {
+    "aBigInt": 2**63 - 44,
+    "aBigInt2": 2**63 + 44,
+    "aDate": datetime.datetime(2004, 10, 26, 10, 33, 33),
+    "aDict": {
+        "aFalseValue": False,
+        "aTrueValue": True,
+        "aUnicodeValue": "M\u00e4ssig, Ma\u00df",
+        "anotherString": "<hello & 'hi' there!>",
+        "deeperDict": {"a": 17, "b": 32.5, "c": [1, 2, "text"]},
+    },
+    "aFloat": 0.5,
+    "aList": ["A", "B", 12, 32.5, [1, 2, 3]],
+    "aNegativeBigInt": -80000000000,
+    "aNegativeInt": -5,
+    "aString": "Doodah",
+    "anEmptyDict": {},
+    "anEmptyList": [],
+    "anInt": 728,
+    "nestedData": [gunk],
+    "someData": b"<binary gunk>",
+    "someMoreData": gunk,
+    "\u00c5benraa": "That was a unicode key.",
+}
+for name, fmt in [("apple-testdata.plist", plistlib.FMT_XML), ("apple-testdata.bplist", plistlib.FMT_BINARY)]:
+    with open(os.path.join(here, name), "wb") as f:
+        f.write(plistlib.dumps(apple, fmt=fmt, sort_keys=True))
