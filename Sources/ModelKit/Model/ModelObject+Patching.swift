@@ -266,8 +266,12 @@ extension ModelObject {
         let layout = self.layout
         var changed = ModelValue.Object()
         if let id = patched[ReferenceKeys.id] { changed.appendNew(key: ReferenceKeys.id, value: id) }
-        for (key, value) in patched where key != ReferenceKeys.id && key != layout.typeKey && key != layout.versionKey {
-            if decodingEveryKey || original[key] != value { changed.appendNew(key: key, value: value) }
+        for (index, (key, value)) in patched.enumerated()
+        where key != ReferenceKeys.id && key != layout.typeKey && key != layout.versionKey {
+            guard decodingEveryKey || original[key] != value else { continue }
+            changed.appendNew(key: key, value: value)
+            // A member keeps its text (an extensible property's `1.10`).
+            if let text = patched.text(at: index) { changed.setText(text, at: changed.count - 1) }
         }
         let removed = original.keys.filter {
             patched.index(forKey: $0) == nil && $0 != ReferenceKeys.id && layout.offset(forKey: $0) == nil
