@@ -27,7 +27,7 @@ struct ThreeWayMerge {
     private(set) var hadReferences = false
     /// The hashes of the versions' containers, for comparing them in
     /// linear time; made anew for each ``mergeRoot(_:_:_:)``.
-    var fingerprints = MergeFingerprints()
+    var fingerprints = ValueFingerprints()
     /// For a plain document: the member that identifies the objects of an
     /// array (``ModelValue/merge(base:ours:theirs:policy:identityKey:)``).
     var plainIdentityKey: String?
@@ -39,8 +39,8 @@ struct ThreeWayMerge {
 
     /// The merge of the three documents.
     mutating func mergeRoot(_ base: ModelValue, _ ours: ModelValue, _ theirs: ModelValue) throws -> ModelValue {
-        fingerprints = MergeFingerprints()
-        defer { fingerprints = MergeFingerprints() }
+        fingerprints = ValueFingerprints()
+        defer { fingerprints = ValueFingerprints() }
         guard let merged = try merge(base, ours, theirs, shape: rootShape) else {
             throw ModelError(
                 code: .invalidValue,

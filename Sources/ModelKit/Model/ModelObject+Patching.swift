@@ -123,7 +123,8 @@ extension ModelObject {
         let patched = try patch.applied(to: .object(original))
         var path: [String] = []
         if let reason = shapeViolation(of: patched, original: original, layout: layout, removed: "set to null")
-            ?? Self.nestedMergeViolation(patch.value, at: &path, in: .object(original), root: Swift.type(of: self))
+            ?? Self.nestedMergeViolation(
+                patch.value, at: &path, target: .object(original), shape: .model(Swift.type(of: self)))
         {
             throw ModelError(code: .invalidValue, message: "the merge patch is not allowed: \(reason)")
         }
@@ -220,18 +221,19 @@ extension ModelObject {
     /// model there, or `nil`: as ``nestedShapeViolation(of:in:root:)`` for
     /// the members of each object that merges into a nested model.
     private static func nestedMergeViolation(
-        _ change: ModelValue, at path: inout [String], in original: ModelValue, root: ModelObject.Type
+        _ change: ModelValue, at path: inout [String], target: ModelValue?, shape: SavedFormShape
     ) -> String? {
-        guard case .object(let changes) = change,
-            case .object(let target)? = path.isEmpty ? original : try? JSONPatch.value(at: JSONPointer(tokens: path), in: original)
-        else { return nil }
-        if !path.isEmpty, let layout = SavedFormShape.model(at: path[...], in: original, root: root) {
+        // The target and its shape come down with the walk (looking them up
+        // from the root at every level made deep patches quadratic).
+        guard case .object(let changes) = change, case .object(let members)? = target else { return nil }
+        let layout = shape.layout(of: .object(members))
+        if !path.isEmpty, let layout {
             let place = JSONPatch.shown(JSONPointer(tokens: path))
             for (key, value) in changes {
                 let isMetadata = [layout.typeKey, layout.versionKey].contains {
                     $0.map { KeyHash.sameBytes($0, key) } ?? false
                 }
-                if isMetadata, target[key] != value {
+                if isMetadata, members[key] != value {
                     return "\(ModelValue.quoted(key)) is a metadata key of the \(layout.type) at \(place), written by "
                         + "ModelKit; a patch may test it but not change or remove it"
                 }
@@ -245,9 +247,19 @@ extension ModelObject {
         }
         return StackGuard.descending(path.count) {
             for (key, value) in changes {
+                let inner: SavedFormShape
+                if let layout {
+                    inner = layout.shape(ofKey: key)
+                } else if case .members(let member) = shape {
+                    inner = member
+                } else {
+                    inner = .other
+                }
                 path.append(key)
                 defer { path.removeLast() }
-                if let reason = nestedMergeViolation(value, at: &path, in: original, root: root) { return reason }
+                if let reason = nestedMergeViolation(value, at: &path, target: members[key], shape: inner) {
+                    return reason
+                }
             }
             return nil
         }

@@ -39,6 +39,9 @@ extension JSONPatch {
     /// Builds the operations of a difference.
     private struct Differ {
         var operations: [Operation] = []
+        /// Hashes of the containers compared, each worked out once, so that
+        /// arrays nested deep are not compared whole at every level.
+        let fingerprints = ValueFingerprints(asJSON: true)
 
         /// The most pairs of elements compared for a common subsequence.
         static let subsequenceLimit = 1 << 20
@@ -76,19 +79,16 @@ extension JSONPatch {
 
         private mutating func compareArrays(_ old: [ModelValue], _ new: [ModelValue], at path: inout [String]) {
             var prefix = 0
-            while prefix < min(old.count, new.count), old[prefix].isJSONEqual(to: new[prefix]) { prefix += 1 }
+            while prefix < min(old.count, new.count), fingerprints.equal(old[prefix], new[prefix]) { prefix += 1 }
             var suffix = 0
             while suffix < min(old.count, new.count) - prefix,
-                old[old.count - 1 - suffix].isJSONEqual(to: new[new.count - 1 - suffix])
+                fingerprints.equal(old[old.count - 1 - suffix], new[new.count - 1 - suffix])
             {
                 suffix += 1
             }
             let oldMiddle = old[prefix..<(old.count - suffix)]
             let newMiddle = new[prefix..<(new.count - suffix)]
-            let pairs = oldMiddle.count.multipliedReportingOverflow(by: newMiddle.count)
-            let matches =
-                !pairs.overflow && pairs.partialValue <= Self.subsequenceLimit && pairs.partialValue > 0
-                ? Self.commonSubsequence(oldMiddle, newMiddle) : []
+            let matches = commonSubsequence(oldMiddle, newMiddle)
 
             // Walk the gaps between kept elements; `position` is where the
             // next element stands in the array as patched so far.
@@ -118,20 +118,32 @@ extension JSONPatch {
 
         /// The index pairs of a longest common subsequence of `old` and
         /// `new` (elements equal as JSON values), in order.
-        private static func commonSubsequence(_ old: ArraySlice<ModelValue>, _ new: ArraySlice<ModelValue>)
+        /// Few changes are found by Myers' algorithm at any length; more by
+        /// a table of pairs, up to a million; past that none are kept (every
+        /// element of the middle is replaced).
+        private func commonSubsequence(_ old: ArraySlice<ModelValue>, _ new: ArraySlice<ModelValue>)
             -> [(Int, Int)]
         {
-            let oldHashes = old.map(\.jsonHash)
-            let newHashes = new.map(\.jsonHash)
             let rows = old.count
             let columns = new.count
+            guard rows > 0, columns > 0 else { return [] }
+            let oldHashes = old.map(fingerprints.hash)
+            let newHashes = new.map(fingerprints.hash)
             func equal(_ row: Int, _ column: Int) -> Bool {
                 oldHashes[row] == newHashes[column]
                     && old[old.startIndex + row].isJSONEqual(to: new[new.startIndex + column])
             }
-            return CommonSubsequence.pairs(rows: rows, columns: columns, equal: equal).map { row, column in
-                (old.startIndex + row, new.startIndex + column)
+            let pairs: [(Int, Int)]
+            if let fewest = CommonSubsequence.fewestEditsPairs(
+                rows: rows, columns: columns, limit: Self.subsequenceLimit, equal: equal)
+            {
+                pairs = fewest
+            } else {
+                let product = rows.multipliedReportingOverflow(by: columns)
+                guard !product.overflow, product.partialValue <= Self.subsequenceLimit else { return [] }
+                pairs = CommonSubsequence.pairs(rows: rows, columns: columns, equal: equal)
             }
+            return pairs.map { row, column in (old.startIndex + row, new.startIndex + column) }
         }
     }
 }

@@ -1,9 +1,9 @@
-/// The hashes of the containers of a merge's three versions, each worked
-/// out once, so that the merge compares values in time proportional to the
-/// documents rather than to their size times their depth.
+/// The hashes of the containers of the values a walk compares, each worked
+/// out once, so that a merge or a difference compares values in time
+/// proportional to the documents rather than to their size times their depth.
 ///
-/// The merge compares ours, theirs and the base at every level it walks
-/// down. Comparing with `==` there walks each subtree again at every level
+/// A merge compares ours, theirs and the base at every level it walks
+/// down, and a difference compares array elements at every level. Comparing with `==` there walks each subtree again at every level
 /// above it: a change at the bottom of a chain 2,000 levels deep costs
 /// about 2,000 × 2,000 steps. Here two values are first compared by their
 /// hashes; a container's hash is made from its children's, kept by the
@@ -13,27 +13,38 @@
 /// comparisons together cost one walk of the documents.
 ///
 /// The address of an array's buffer names its contents only while the
-/// buffer lives and is not written to: only values inside the three
-/// versions are ever looked up, and the versions stay alive and unchanged
-/// for the merge, which owns one table.
-final class MergeFingerprints {
+/// buffer lives and is not written to: only values inside the versions
+/// compared are ever looked up, and they stay alive and unchanged for the
+/// walk, which owns one table.
+///
+/// Two kinds of equality: `==` (a merge), or JSON equality
+/// (`isJSONEqual(to:)`, a difference), where `1` equals `1.0` and a date
+/// equals its text.
+final class ValueFingerprints {
     private var containers: [UnsafeRawPointer: Int] = [:]
+    /// Whether values are compared as JSON (`isJSONEqual(to:)`) rather than with `==`.
+    private let asJSON: Bool
+
+    init(asJSON: Bool = false) {
+        self.asJSON = asJSON
+    }
 
     /// Whether `a` and `b` are equal, as `==` says, both absent counting as equal.
     func equal(_ a: ModelValue?, _ b: ModelValue?) -> Bool {
         switch (a, b) {
         case (nil, nil): return true
-        case (let a?, let b?): return hash(a) == hash(b) && a == b
+        case (let a?, let b?): return hash(a) == hash(b) && (asJSON ? a.isJSONEqual(to: b) : a == b)
         default: return false
         }
     }
 
     /// Whether two runs of elements are equal, element by element.
     func equal(_ a: ArraySlice<ModelValue>, _ b: ArraySlice<ModelValue>) -> Bool {
-        a.count == b.count && zip(a, b).allSatisfy { hash($0) == hash($1) } && a.elementsEqual(b)
+        a.count == b.count && zip(a, b).allSatisfy { hash($0) == hash($1) }
+            && (asJSON ? a.elementsEqual(b) { $0.isJSONEqual(to: $1) } : a.elementsEqual(b))
     }
 
-    /// A hash of `value` consistent with `==`: equal values hash alike.
+    /// A hash of `value` consistent with the equality: equal values hash alike.
     func hash(_ value: ModelValue) -> Int {
         hash(value, depth: 0)
     }
@@ -73,7 +84,7 @@ final class MergeFingerprints {
             containers[address] = result
             return result
         default:
-            return value.hashValue
+            return asJSON ? value.jsonHash : value.hashValue
         }
     }
 
