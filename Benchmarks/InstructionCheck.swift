@@ -31,11 +31,6 @@ enum InstructionCheck {
         let prepare: () -> ((_ iterations: Int) -> Void)?
     }
 
-    /// A model with a dictionary, for the in-place dictionary row.
-    final class Index: ModelObject, @unchecked Sendable {
-        @Saved var names: [String: Int] = [:]
-    }
-
     /// How far above its baseline a row may count before the check fails.
     static let tolerance = 1.10
 
@@ -83,9 +78,9 @@ enum InstructionCheck {
                 name: "dictionary-in-place", what: "in-place update of a saved [String: Int] (names[key] = value)",
                 iterations: 200_000, corpus: nil
             ) {
-                let index = Index()
+                let names = CoreBenchmarks.Names()
                 let keys = (0..<16).map { "key \($0)" }
-                return { n in for value in 0..<n { index.names[keys[value & 15]] = value } }
+                return { n in for value in 0..<n { names.names[keys[value & 15]] = value } }
             },
             Row(name: "from-dictionary", what: "dictionary → model (10 properties)", iterations: 10_000, corpus: nil) {
                 let dictionary = CoreBenchmarks.sampleDictionary()
