@@ -9,11 +9,11 @@ extension InstructionCheck {
     static func check(updatingBaseline: Bool) -> Never {
         guard let valgrind = executableInPath("valgrind") else {
             if ProcessInfo.processInfo.environment[skipVariable] == "1" {
-                print("Benchmarks --check: valgrind is not installed; skipped because \(skipVariable)=1.")
+                print("Benchmarks --check: valgrind was not found in PATH; skipped because \(skipVariable)=1.")
                 exit(0)
             }
             print(
-                "Benchmarks --check: valgrind is not installed (the check counts instructions with callgrind). "
+                "Benchmarks --check: valgrind was not found in PATH (the check counts instructions with callgrind). "
                     + "Install it (apt-get install valgrind), or set \(skipVariable)=1 to skip the check.")
             exit(1)
         }
