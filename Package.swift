@@ -11,7 +11,10 @@ let package = Package(
     targets: [
         .target(name: "ModelKit", path: "Sources/ModelKit"),
         .executableTarget(name: "Demo", dependencies: ["ModelKit"], path: "Demo"),
-        .executableTarget(name: "Benchmarks", dependencies: ["ModelKit"], path: "Benchmarks"),
+        .executableTarget(
+            name: "Benchmarks", dependencies: ["ModelKit"], path: "Benchmarks",
+            // Read by `Benchmarks --check` by path (#filePath), not bundled.
+            exclude: ["instruction-baseline.txt"]),
         // A child process that the file tests kill while it saves.
         .executableTarget(name: "FileWorker", dependencies: ["ModelKit"], path: "Tests/FileWorker"),
         .testTarget(

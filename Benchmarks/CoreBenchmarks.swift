@@ -231,10 +231,17 @@ enum CoreBenchmarks {
         private let lock = NSLock()
         private var items: [Int] = []
         private var counter = 0
+        private var names: [String: Int] = [:]
 
         func append(_ value: Int) {
             lock.lock()
             items.append(value)
+            lock.unlock()
+        }
+
+        func set(_ value: Int, forName name: String) {
+            lock.lock()
+            names[name] = value
             lock.unlock()
         }
 
@@ -257,6 +264,11 @@ enum CoreBenchmarks {
         @Saved var counter = 0
     }
 
+    /// A model with a dictionary.
+    final class Names: ModelObject, @unchecked Sendable {
+        @Saved var names: [String: Int] = [:]
+    }
+
     /// In-place appends, `+=` from four threads, and gets and sets with two
     /// threads on one object.
     static func runMutationRows(item: Item, hand: HandItem) {
@@ -276,6 +288,26 @@ enum CoreBenchmarks {
                         let tally = Tally()
                         for value in 0..<100_000 { tally.items.append(value) }
                         blackHole(tally)
+                    }
+                },
+            ])
+        let keys = (0..<16).map { "key \($0)" }
+        Harness.compare(
+            "dictionary update in place (names[key] = value), 100,000 times, 16 keys",
+            rounds: 5,
+            [
+                .init(label: "locked plain dictionary") { n in
+                    for _ in 0..<n {
+                        let state = LockedState()
+                        for value in 0..<100_000 { state.set(value, forName: keys[value & 15]) }
+                        blackHole(state)
+                    }
+                },
+                .init(label: "@Saved dictionary") { n in
+                    for _ in 0..<n {
+                        let names = Names()
+                        for value in 0..<100_000 { names.names[keys[value & 15]] = value }
+                        blackHole(names)
                     }
                 },
             ])

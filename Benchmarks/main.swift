@@ -1,7 +1,15 @@
 import Foundation
 
 // swift run -c release Benchmarks [--quick] [--profile N [--baseline | --variant LABEL]] [filter]
+// swift run -c release Benchmarks --check [--update-baseline]   (instruction counts; see InstructionCheck)
 var arguments = CommandLine.arguments.dropFirst()
+if let index = arguments.firstIndex(of: "--count"), index + 1 < arguments.endIndex {
+    // The child that `--check` runs under callgrind: one row's operation, nothing else.
+    InstructionCheck.count(arguments[index + 1])
+}
+if arguments.contains("--check") || arguments.contains("--update-baseline") {
+    InstructionCheck.check(updatingBaseline: arguments.contains("--update-baseline"))
+}
 if let index = arguments.firstIndex(of: "--quick") {
     Harness.quick = true
     arguments.remove(at: index)

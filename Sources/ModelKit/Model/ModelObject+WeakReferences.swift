@@ -11,6 +11,26 @@ extension ModelObject {
         return unsafeBitCast(object, to: Value.self)
     }
 
+    /// Starts an in-place mutation of a `@Saved(reference: .weak)` property:
+    /// its model is copied out of the box in its cell into memory that
+    /// `_endWeakMutation(at:_:)` writes back from and frees. Unlike a strong
+    /// property's, the lock is not held in between.
+    @usableFromInline
+    final func _beginWeakMutation<Value>(at position: Int, as type: Value.Type) -> UnsafeMutablePointer<Value> {
+        let copy = UnsafeMutablePointer<Value>.allocate(capacity: 1)
+        copy.initialize(to: _readWeakSlot(at: position, as: Value.self))
+        return copy
+    }
+
+    /// Ends an in-place mutation begun by `_beginWeakMutation(at:as:)`: writes
+    /// the copy back as an assignment would and frees it.
+    @usableFromInline
+    final func _endWeakMutation<Value>(at position: Int, _ copy: UnsafeMutablePointer<Value>) {
+        let value = copy.move()
+        copy.deallocate()
+        _writeWeakSlot(at: position, value)
+    }
+
     /// Writes a `@Saved(reference: .weak)` property: a new box for the model,
     /// a change when it is another model (identity) than before.
     @usableFromInline

@@ -563,11 +563,28 @@ open class ModelObject: @unchecked Sendable {
     final func _endMutation(at position: Int) {
         let slot = position &- slotBase
         let storage = self.storage
-        let outcome = storage.withUnsafeMutablePointerToHeader { header -> SlotWrite in
+        let observable = storage.withUnsafeMutablePointerToHeader { header -> Bool in
             header.pointee.mutatingSlots.remove(slot)
             header.pointee.changedSlots.insert(slot)
             header.pointee.changeCount &+= 1
             header.pointee.lockHolds -= 1
+            return header.pointee.observation != nil
+        }
+        // No observation centre (the object was never read through its
+        // accessors): nobody to tell. Kept this short so that the accessor's
+        // end, which Swift emits twice (mutation done, mutation thrown),
+        // stays small.
+        guard observable else { return storage.unlock() }
+        _endObservedMutation(slot)
+    }
+
+    /// The end of `_endMutation(at:)` for an object with an observation
+    /// centre: queues or reports the change, releases the lock and tells
+    /// observers.
+    @usableFromInline
+    final func _endObservedMutation(_ slot: Int) {
+        let storage = self.storage
+        let outcome = storage.withUnsafeMutablePointerToHeader { header -> SlotWrite in
             guard let center = header.pointee.observation else { return .changed }
             // Only observation tracking can hear it: tell the registrar directly.
             guard center.hasListeners || header.pointee.lockHolds > 0 else { return .tracked(Unmanaged.passUnretained(center)) }

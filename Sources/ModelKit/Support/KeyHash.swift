@@ -14,10 +14,15 @@ import Foundation
 /// key straight from the document and an object can hash a `String` it is
 /// given, and both agree. The seed is random, so an input cannot be built in
 /// advance to make keys collide; the key table still bounds the damage of
-/// collisions (see `KeyTable`).
+/// collisions (see `KeyTable`). Where the environment sets
+/// `SWIFT_DETERMINISTIC_HASHING`, as it does for the standard library's
+/// `Hasher`, the seed is a constant, so that a run's work is the same every
+/// time (`Benchmarks --check` counts instructions that way).
 enum KeyHash {
     /// Chosen once per process.
-    static let seed = UInt64.random(in: UInt64.min...UInt64.max)
+    static let seed: UInt64 =
+        getenv("SWIFT_DETERMINISTIC_HASHING") != nil
+        ? 0x5DEE_CE66_D1CE_4E5B : UInt64.random(in: UInt64.min...UInt64.max)
 
     /// The hash of `count` bytes at `start`.
     @inline(__always)

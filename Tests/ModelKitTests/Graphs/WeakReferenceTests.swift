@@ -127,6 +127,38 @@ let freedTreeNodes = Atomic<Int>(0)
         #expect(error?.description == "parent: expected TreeNode?, found a value of type String")
     }
 
+    @Test func aParentMutatedInPlaceIsWrittenBack() throws {
+        let first = TreeNode()
+        let second = TreeNode()
+        let a = TreeNode()
+        let b = TreeNode()
+        a.parent = first
+        b.parent = second
+        a.clearChanges()
+        b.clearChanges()
+        swap(&a.parent, &b.parent)
+        #expect(a.parent === second)
+        #expect(b.parent === first)
+        #expect(a.changedKeys == ["parent"])
+        #expect(b.changedKeys == ["parent"])
+
+        // A mutation that throws still writes back what it set.
+        struct Stop: Error {}
+        func replace(_ node: inout TreeNode?, with new: TreeNode?) throws {
+            node = new
+            throw Stop()
+        }
+        #expect(throws: Stop.self) { try replace(&a.parent, with: first) }
+        #expect(a.parent === first)
+
+        // Left as it was (the same model): no change.
+        a.clearChanges()
+        func leave(_ node: inout TreeNode?) {}
+        leave(&a.parent)
+        #expect(a.parent === first)
+        #expect(!a.hasChanges)
+    }
+
     @Test func observersHearAParentChange() {
         let child = TreeNode()
         let parent = TreeNode()
