@@ -83,9 +83,26 @@ final class ValueFingerprints {
             let result = hasher.finalize()
             containers[address] = result
             return result
+        case .date where asJSON:
+            return Self.dateLikeHash
+        case .string(let text) where asJSON && Self.mayBeDate(text):
+            // A date equals, as JSON, its text: every date and every string
+            // that may be one hash alike, which spares formatting each date
+            // (most of the cost of hashing a document full of them).
+            return Self.dateLikeHash
         default:
             return asJSON ? value.jsonHash : value.hashValue
         }
+    }
+
+    private static let dateLikeHash = "a date, or a string that may be one".hashValue
+
+    /// Whether `text` could be the JSON text of a date: at least 20 bytes,
+    /// starting with a digit (a four-digit year) or a sign (an expanded year).
+    private static func mayBeDate(_ text: String) -> Bool {
+        let utf8 = text.utf8
+        guard utf8.count >= 20, let first = utf8.first else { return false }
+        return first &- UInt8(ascii: "0") < 10 || first == UInt8(ascii: "+") || first == UInt8(ascii: "-")
     }
 
     private static let emptyArrayHash = ModelValue.array([]).hashValue
