@@ -310,3 +310,25 @@ final class DiffTree: ModelObject, @unchecked Sendable {
         #expect(!history.canUndo, "\(action) took more than one step")
     }
 }
+
+/// The Demo is one more way in: `Demo convert` of every document of the
+/// corpus writes each member as it was spelled (re-spaced, pretty).
+@Suite(.enabled(if: DemoProcess.executable != nil, "the Demo executable is not built: run swift build"))
+struct DifferentialDemoPathTests {
+    @Test func convertKeepsEveryMembersSpelling() throws {
+        var options = JSONReadingOptions()
+        options.keepsMemberText = true
+        for (name, json) in DifferentialPathTests.corpus {
+            let (outcome, after) = try DemoProcess.run(
+                ["convert", "in.json", "out.json"], input: nil, files: ["in.json": json], reading: ["out.json"])
+            #expect(outcome.status == 0, "\(name): \(outcome.errors)")
+            let written = try #require(after["out.json"], "\(name)")
+            // Compact again, each side read keeping its members' text.
+            let compact = { (text: String) in
+                try ModelValue(json: Data(text.utf8), options: options).jsonString()
+            }
+            #expect(try compact(written) == compact(json), "\(name)")
+            #expect(written.contains("\n  "), "\(name): written pretty")
+        }
+    }
+}
