@@ -10,7 +10,7 @@ extension ModelValueConvertible where Self: ModelObject {
     /// ```
     ///
     /// The saved forms of the three are merged as
-    /// ``ModelValue/merge(base:ours:theirs:policy:)`` merges documents, with
+    /// ``ModelValue/merge(base:ours:theirs:policy:identityKey:)`` merges documents, with
     /// one addition: arrays of models of a class with an
     /// ``ModelObject/identityKey`` match their elements by it, so an element
     /// moved or surrounded by insertions on one side still merges with its

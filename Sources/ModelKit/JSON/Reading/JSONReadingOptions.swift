@@ -36,7 +36,7 @@ public struct JSONReadingOptions: Sendable, Hashable {
     /// What to do when an object repeats a key. Defaults to ``DuplicateKeyPolicy/reject``.
     public var duplicateKeys: DuplicateKeyPolicy
 
-    /// Whether ``ModelValue/init(json:options:)`` keeps, for each object
+    /// Whether ``ModelValue/init(json:options:)-(Data,_)`` keeps, for each object
     /// member whose value holds a number or string that JSON can spell
     /// another way (`1.10`, a 30-digit decimal, `-0`, `1E2`, an escape),
     /// the text it was read from, so that ``ModelValue/jsonData(options:)``
