@@ -76,4 +76,30 @@ extension ModelObject {
         let savedForm = try reader.rootValue()
         try loadingNew { try load(savedForm) }
     }
+
+    /// Writes this model and the models it holds as an `NSKeyedArchiver`
+    /// archive (a binary property list) that Foundation's `NSKeyedUnarchiver`
+    /// and ``init(keyedArchive:)`` read.
+    ///
+    /// Each model is archived as an object of its class's
+    /// ``archivedClassName`` (a subclass of `NSObject`), holding its saved
+    /// keys and its ``extensibleProperties`` under their names: numbers and
+    /// booleans as `encode(_:forKey:)` writes them, strings, dates, data,
+    /// arrays and dictionaries as Foundation objects (`NSString`, `NSDate`,
+    /// `NSData`, `NSArray`, `NSDictionary`); nil values are left out.
+    /// Values saved as strings (URLs, UUIDs, colours) are archived as
+    /// strings. A model held in several places, and a weak parent, is
+    /// archived once and referred to.
+    ///
+    /// ```swift
+    /// let archive = try note.keyedArchiveData()
+    /// let envelope = try PropertyListSerialization.propertyList(from: archive, format: nil) as? [String: Any]
+    /// print(envelope?["$archiver"] ?? "")   // NSKeyedArchiver
+    /// ```
+    /// - Returns: the archive's bytes.
+    /// - Throws: ``ModelError`` when the graph cannot be saved (nesting
+    ///   deeper than 512 levels, a class with declaration problems).
+    public func keyedArchiveData() throws -> Data {
+        try KeyedArchiveWriter.data(of: self)
+    }
 }

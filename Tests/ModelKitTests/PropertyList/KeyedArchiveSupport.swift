@@ -127,15 +127,12 @@ final class UnarchivedPlain: NSObject, NSCoding {
     func encode(with coder: NSCoder) {}
     required init?(coder: NSCoder) {
         super.init()
-        values["title"] = coder.decodeObject(forKey: "title")
+        // Foundation's unarchiver on Linux fails on an object key it lacks.
+        for key in ["title", "tags", "due", "blob", "scores", "first", "extra"] where coder.containsValue(forKey: key) {
+            values[key] = coder.decodeObject(forKey: key)
+        }
         values["count"] = coder.decodeInteger(forKey: "count")
         values["ratio"] = coder.decodeDouble(forKey: "ratio")
         values["done"] = coder.decodeBool(forKey: "done")
-        values["tags"] = coder.decodeObject(forKey: "tags")
-        values["due"] = coder.decodeObject(forKey: "due")
-        values["blob"] = coder.decodeObject(forKey: "blob")
-        values["scores"] = coder.decodeObject(forKey: "scores")
-        values["first"] = coder.decodeObject(forKey: "first")
-        values["extra"] = coder.decodeObject(forKey: "extra")
     }
 }
