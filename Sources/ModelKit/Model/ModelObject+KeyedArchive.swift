@@ -54,14 +54,16 @@ extension ModelObject {
     /// reads them. An object archived once and referred to from several
     /// places becomes one model; an object that refers back to one that
     /// contains it (a child's parent) must do so through a
-    /// `@Saved(reference: .weak)` property.
+    /// `@Saved(reference: .weak)` property. An archived key equal to the
+    /// class's ``versionKey`` is read as the data's version (and upgraded
+    /// from); one equal to its ``typeKey`` is an error.
     ///
     /// ```swift
     /// let archive = try note.keyedArchiveData()
     /// let copy = try Note(keyedArchive: archive)
     /// print(copy.title == note.title)   // true
     /// ```
-    /// - Parameter keyedArchive: the archive's bytes.
+    /// - Parameter data: the archive's bytes.
     /// - Throws: ``ModelError`` naming the key path for a damaged archive, a
     ///   class that is neither a Foundation class ModelKit reads nor a known
     ///   model class, a cycle through a property that is not weak, or a bad
