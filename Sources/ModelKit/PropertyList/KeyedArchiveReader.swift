@@ -18,6 +18,9 @@ import Foundation
 /// - Models are written once, with `"$id"` (the UID), and referred to
 ///   elsewhere as `{"$ref": id}`; a model met again inside itself is a
 ///   cycle, allowed only through a `@Saved(reference: .weak)` property.
+///   A weak property always holds a reference: a model it meets first is
+///   written where a strong property holds it, and if none does, a second
+///   walk leaves the weak reference out (nil), as the graph would hold it.
 ///
 /// Errors name the key path in the value produced.
 struct KeyedArchiveReader {
@@ -33,6 +36,11 @@ struct KeyedArchiveReader {
     private var isWrittenModel: [Bool]
     /// The key path of the value being read.
     private var path: [ModelKeyPath.Component] = []
+    /// Models referred to through a weak property before (or without) being
+    /// written in full, and those the first walk found written nowhere,
+    /// which a second walk leaves out (nothing else holds them).
+    private var weaklyReferred: Set<Int> = []
+    private var unheld: Set<Int> = []
 
     /// The fixed ceiling of ``limit``, whatever the file's size.
     static let maximumValues = 10_000_000
@@ -48,6 +56,18 @@ struct KeyedArchiveReader {
     /// The archive's root: `$top`'s `"root"`, or, for an archive with other
     /// top keys, an object of them all.
     mutating func rootValue() throws -> ModelValue {
+        let value = try walkFromTop()
+        let missing = weaklyReferred.filter { !isWrittenModel[$0] }
+        guard !missing.isEmpty else { return value }
+        // Again, leaving out the weak references to models nothing holds.
+        unheld = missing
+        weaklyReferred = []
+        produced = 0
+        isWrittenModel = [Bool](repeating: false, count: archive.objects.count)
+        return try walkFromTop()
+    }
+
+    private mutating func walkFromTop() throws -> ModelValue {
         if let root = archive.top["root"] {
             return try member(root, depth: 0, isWeak: false) ?? .null
         }
@@ -67,6 +87,14 @@ struct KeyedArchiveReader {
     private mutating func member(_ raw: ModelValue, depth: Int, isWeak: Bool) throws -> ModelValue? {
         if let uid = KeyedArchive.uid(of: raw) {
             if uid == 0 { return nil }
+            if isWeak, try isModelNotYetWritten(uid) {
+                // A weak property holds a reference: the model is written
+                // where a strong one holds it.
+                if unheld.contains(uid) { return nil }
+                weaklyReferred.insert(uid)
+                try count()
+                return .object([ReferenceKeys.ref: .string(String(uid))])
+            }
             return try value(ofUID: uid, depth: depth, isWeak: isWeak)
         }
         switch raw {
@@ -76,6 +104,14 @@ struct KeyedArchiveReader {
         case .null, .array, .object:
             throw failure("expected a reference or a number, found \(raw.excerpt)")
         }
+    }
+
+    /// Whether `uid` is a model's object that is not written yet.
+    private func isModelNotYetWritten(_ uid: Int) throws -> Bool {
+        guard let modelType, uid > 0, uid < archive.objects.count, !isWrittenModel[uid],
+            case .object(let members) = archive.objects[uid], KeyedArchive.uid(of: archive.objects[uid]) == nil
+        else { return false }
+        return modelType(try archive.className(of: members, uid: uid, at: path)) != nil
     }
 
     /// The references in `raw`, which must be an array of UIDs.

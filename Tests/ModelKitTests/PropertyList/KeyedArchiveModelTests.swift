@@ -119,6 +119,34 @@ struct KeyedArchiveModelTests {
         #expect(model.children[0] === model.children[1])
     }
 
+    /// A weak parent that is archived before the model holding it: written
+    /// in full there, then referred to.
+    @Test func aWeakReferenceMetFirstIsTheSameObjectAsItsLaterPlace() throws {
+        let root = LegacyNode(name: "root")
+        let first = LegacyNode(name: "first")
+        let second = LegacyNode(name: "second")
+        root.children = [first, second]
+        first.parent = second
+        second.parent = root
+        let model = try ArchiveNode(keyedArchive: Support.archive(root))
+        #expect(model.children.map(\.name) == ["first", "second"])
+        #expect(model.children[0].parent === model.children[1])
+        #expect(model.children[1].parent === model)
+    }
+
+    /// A weak reference to a model that nothing else in the archive holds
+    /// reads as nil, as the model graph would hold it.
+    @Test func aWeakReferenceToAModelNothingHoldsIsNil() throws {
+        let root = LegacyNode(name: "root")
+        let child = LegacyNode(name: "child")
+        let stranger = LegacyNode(name: "stranger")
+        root.children = [child]
+        child.parent = stranger
+        let model = try withExtendedLifetime(stranger) { try ArchiveNode(keyedArchive: Support.archive(root)) }
+        #expect(model.children.map(\.name) == ["child"])
+        #expect(model.children[0].parent == nil)
+    }
+
     @Test func theRootMustBeThisClass() throws {
         let data = try Support.archive(["a"] as NSArray)
         #expect(
