@@ -54,7 +54,9 @@ extension ModelObject {
     /// reads them. An object archived once and referred to from several
     /// places becomes one model; an object that refers back to one that
     /// contains it (a child's parent) must do so through a
-    /// `@Saved(reference: .weak)` property. An archived key equal to the
+    /// `@Saved(reference: .weak)` property. A nil object reads as nil where
+    /// the property takes nil (and as null in the bag); elsewhere the
+    /// property keeps its default. An archived key equal to the
     /// class's ``versionKey`` is read as the data's version (and upgraded
     /// from); one equal to its ``typeKey`` is an error.
     ///
@@ -88,7 +90,7 @@ extension ModelObject {
     /// keys and its ``extensibleProperties`` under their names: numbers and
     /// booleans as `encode(_:forKey:)` writes them, strings, dates, data,
     /// arrays and dictionaries as Foundation objects (`NSString`, `NSDate`,
-    /// `NSData`, `NSArray`, `NSDictionary`); nil values are left out.
+    /// `NSData`, `NSArray`, `NSDictionary`); nil values as nil objects.
     /// Values saved as strings (URLs, UUIDs, colours) are archived as
     /// strings. A model held in several places, and a weak parent, is
     /// archived once and referred to.

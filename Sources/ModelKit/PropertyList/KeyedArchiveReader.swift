@@ -323,6 +323,10 @@ struct KeyedArchiveReader {
             let isWeak = layout.offset(forKey: key).map { layout.weakSlots.contains($0) } ?? false
             if let value = try member(raw, depth: depth, isWeak: isWeak) {
                 result.appendNew(key: ReferenceKeys.escaped(key), value: value)
+            } else if layout.offset(forKey: key).map({ (try? layout.slots[$0].codec.decode(.null)) != nil }) ?? true {
+                // A nil object: null where the property (or the bag) takes
+                // it, else the property keeps its default.
+                result.appendNew(key: ReferenceKeys.escaped(key), value: .null)
             }
             path.removeLast()
         }

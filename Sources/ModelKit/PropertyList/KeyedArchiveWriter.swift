@@ -8,8 +8,8 @@ import Foundation
 ///   ``ModelObject/archivedClassName`` (`$classes`: the name, `NSObject`),
 ///   holding its saved keys, then its bag, under their own names: numbers
 ///   and booleans inline, as `encode(_: Int, forKey:)` writes them, other
-///   values by reference; null members are left out, as Foundation leaves
-///   out nil objects. Metadata (type and version) is not written: the
+///   values by reference; null members refer to `$null` (UID 0), as
+///   Foundation writes nil objects. Metadata (type and version) is not written: the
 ///   class says it.
 /// - Values are Foundation's: strings, numbers, `NSDate`, data, `NSArray`,
 ///   `NSDictionary`, `NSNull` (inside arrays and dictionaries).
@@ -121,7 +121,7 @@ struct KeyedArchiveWriter {
                 name = key
             }
             switch value {
-            case .null: continue
+            case .null: object.appendNew(key: name, value: KeyedArchive.uidValue(0))
             case .bool, .int, .double: object.appendNew(key: name, value: value)
             default:
                 let member = try StackGuard.descendingThrowing(depth) { try self.reference(to: value, depth: depth + 1) }
