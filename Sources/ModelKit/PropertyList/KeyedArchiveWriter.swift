@@ -40,13 +40,17 @@ struct KeyedArchiveWriter {
             types[object.layout.typeName] = Swift.type(of: object)
             return true
         }
-        var writer = KeyedArchiveWriter(types: types)
-        let top = try writer.model(saved, type: Swift.type(of: root), depth: 1)
-        let missing = Set(writer.idUIDs.keys).subtracting(writer.definedIDs)
-        guard missing.isEmpty else {
-            throw ModelError(
-                code: .notRepresentable,
-                message: "the graph refers to models it does not hold (ids \(missing.sorted().joined(separator: ", ")))")
+        // A `{"$ref": id}` whose id no model carries is a plain value (a
+        // dictionary in the bag): written again, as a dictionary.
+        var plainReferences: Set<String> = []
+        var writer: KeyedArchiveWriter
+        var top: Int
+        while true {
+            writer = KeyedArchiveWriter(types: types, plainReferences: plainReferences)
+            top = try writer.model(saved, type: Swift.type(of: root), depth: 1)
+            let missing = Set(writer.idUIDs.keys).subtracting(writer.definedIDs)
+            if missing.isEmpty { break }
+            plainReferences.formUnion(missing)
         }
         let envelope: ModelValue = [
             "$version": 100000, "$archiver": "NSKeyedArchiver", "$top": ["root": KeyedArchive.uidValue(top)],
@@ -55,8 +59,12 @@ struct KeyedArchiveWriter {
         return try BinaryPropertyListWriter.data(from: envelope, writingUIDs: true)
     }
 
-    private init(types: [String: ModelObject.Type]) {
+    /// Ids whose `{"$ref": id}` objects are plain dictionaries.
+    private let plainReferences: Set<String>
+
+    private init(types: [String: ModelObject.Type], plainReferences: Set<String>) {
         self.types = types
+        self.plainReferences = plainReferences
         var keys: [String] = []
         for type in types.values {
             if let key = ClassLayout.of(type).typeKey, !keys.contains(key) { keys.append(key) }
@@ -157,7 +165,9 @@ struct KeyedArchiveWriter {
             objects[uid] = ["$class": description, "NS.objects": .array(references)]
             return uid
         case .object(let members):
-            if case .string(let id)? = members[ReferenceKeys.ref], members.count == 1 { return uid(forID: id) }
+            if case .string(let id)? = members[ReferenceKeys.ref], members.count == 1, !plainReferences.contains(id) {
+                return uid(forID: id)
+            }
             if let type = modelType(of: members) { return try model(members, type: type, depth: depth) }
             let uid = allocate()
             var keys: [ModelValue] = []

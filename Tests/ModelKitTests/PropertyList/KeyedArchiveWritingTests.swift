@@ -120,6 +120,15 @@ import Testing
         #expect(objects[KeyedArchive.uid(of: top)!]["due"] != Support.uid(0))
     }
 
+    /// A dictionary in the bag shaped like a reference stays a dictionary
+    /// (found by Fuzz/run.sh archive).
+    @Test func aBagDictionaryShapedLikeAReferenceRoundTrips() throws {
+        let plain = ArchivePlain()
+        try plain.setExtensibleProperty(["$ref": "7"], forKey: "odd")
+        let read = try ArchivePlain(keyedArchive: plain.keyedArchiveData())
+        #expect(read.extensibleProperties == ["odd": ["$ref": "7"]])
+    }
+
     @Test(.enabled(if: KeyedArchiveSupport.hasFoundationArchiver, "Foundation's NSKeyedUnarchiver is missing"))
     func foundationReadsTheArchiveBack() throws {
         let unarchiver = try NSKeyedUnarchiver(forReadingFrom: try Self.plain().keyedArchiveData())
