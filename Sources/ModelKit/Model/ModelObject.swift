@@ -182,6 +182,18 @@ open class ModelObject: @unchecked Sendable {
     /// polymorphic data. Default: the class's name without its module.
     open class var typeName: String { String(describing: self) }
 
+    /// The class name that `NSKeyedArchiver` archives give this class's
+    /// objects: written by ``keyedArchiveData()`` and looked up by
+    /// ``init(keyedArchive:)``, with or without a module prefix
+    /// (`MyApp.Task` or `Task`). Default: the class's name without its
+    /// module. Override it to read archives of a class that was named
+    /// otherwise, or see ``register(_:as:)``.
+    ///
+    /// ```swift
+    /// override class var archivedClassName: String { "LegacyNote" }
+    /// ```
+    open class var archivedClassName: String { String(describing: self) }
+
     /// The saved key whose value identifies this class's objects inside
     /// arrays, for three-way merges; default `nil`: arrays of this class's
     /// objects merge by position.

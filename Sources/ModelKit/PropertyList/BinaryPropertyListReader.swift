@@ -16,6 +16,9 @@ import Foundation
 ///   (see ``PropertyListBridge``); 16-byte integers read exactly.
 /// - Keyed-archive UIDs are refused; sets read as arrays; the fill byte
 ///   (`0x0F`), which no writer emits as an object, is an unknown marker.
+///   Reading a keyed archive (`readingUIDs`), a UID reads as the object
+///   `{"CF$UID": n}`, the form XML archives write it in, and strings are
+///   kept exactly as written (no `"$null"` marker: see ``KeyedArchive``).
 /// - Every count and offset is compared with the file's size before any
 ///   arithmetic on it, so a count of 2^62 or 2^64 - 1 is an error, not a trap.
 ///
@@ -39,18 +42,24 @@ struct BinaryPropertyListReader {
     let tableOffset: Int
     /// Where objects may lie: after the header, before the offset table.
     let objectsEnd: Int
+    /// Whether UIDs are read (as `{"CF$UID": n}`) and strings kept as
+    /// written: a keyed archive is being read.
+    let readsUIDs: Bool
 
     /// The value the binary property list `data` holds.
     /// - Throws: ``ModelError`` for a damaged or hostile file.
-    static func value(from data: Data) throws -> ModelValue {
+    /// - Parameter readingUIDs: whether a keyed archive is being read: UIDs
+    ///   read as `{"CF$UID": n}` and strings stay as written.
+    static func value(from data: Data, readingUIDs: Bool = false) throws -> ModelValue {
         try data.withUnsafeBytes { raw in
-            let reader = try BinaryPropertyListReader(raw.bindMemory(to: UInt8.self))
+            let reader = try BinaryPropertyListReader(raw.bindMemory(to: UInt8.self), readingUIDs: readingUIDs)
             return try reader.readTop()
         }
     }
 
-    init(_ bytes: UnsafeBufferPointer<UInt8>) throws {
+    init(_ bytes: UnsafeBufferPointer<UInt8>, readingUIDs: Bool = false) throws {
         self.bytes = bytes
+        self.readsUIDs = readingUIDs
         guard bytes.count >= Self.headerSize + 32 else {
             throw Self.failure("the binary property list is truncated (\(bytes.count) bytes)")
         }
@@ -127,7 +136,7 @@ struct BinaryPropertyListReader {
             return true
         }
 
-        if try visit(topObject) { return Self.asValue(values[topObject]!) }
+        if try visit(topObject) { return asValue(values[topObject]!) }
         while let top = stack.indices.last {
             if stack[top].next < stack[top].members.count {
                 // A read member moves the cursor on; an opened one is read first.
@@ -160,7 +169,7 @@ struct BinaryPropertyListReader {
                             "a dictionary key is \(values[frame.members[index]]!.kindDescription), not a string",
                             stack: stack, values: values)
                     }
-                    let member = Self.asValue(values[frame.members[count + index]]!)
+                    let member = asValue(values[frame.members[count + index]]!)
                     guard object.appendIfAbsent(key: key, value: member) == nil else {
                         stack[top].next = index
                         throw failure(
@@ -169,7 +178,7 @@ struct BinaryPropertyListReader {
                 }
                 value = .object(object)
             } else {
-                value = .array(frame.members.map { Self.asValue(values[$0]!) })
+                value = .array(frame.members.map { asValue(values[$0]!) })
             }
             stack.removeLast()
             values[frame.object] = value
@@ -178,14 +187,14 @@ struct BinaryPropertyListReader {
             sizes[frame.object] = size
             if let parent = stack.indices.last { stack[parent].next += 1 }
         }
-        return Self.asValue(values[topObject]!)
+        return asValue(values[topObject]!)
     }
 
     /// A string object as a value: `"$null"` is null, and so on (see
     /// ``PropertyListBridge``). Strings are kept as written until they are
     /// used, because one string object may be both a key and a value.
-    private static func asValue(_ object: ModelValue) -> ModelValue {
-        guard case .string(let string) = object else { return object }
+    private func asValue(_ object: ModelValue) -> ModelValue {
+        guard !readsUIDs, case .string(let string) = object else { return object }
         return PropertyListBridge.unescaped(string)
     }
 
@@ -306,6 +315,12 @@ struct BinaryPropertyListReader {
                     "the UTF-16 string at byte \(offset) holds an unpaired surrogate", stack: stack, values: values)
             }
             return .string(string)
+        case 0x8 where readsUIDs:
+            let digits = try payload(Int(marker & 0x0F) + 1, from: offset + 1)
+            guard digits.count <= 8, let uid = Int(exactly: Self.bigEndian(digits)) else {
+                throw failure("the UID at byte \(offset) is too large", stack: stack, values: values)
+            }
+            return .object([KeyedArchive.uidKey: .int(uid)])
         case 0x8:
             throw failure(
                 "the object at byte \(offset) is a keyed archiver's UID, which ModelKit does not read",

@@ -20,6 +20,9 @@ import Foundation
 ///   `UInt64` are 16-byte integers, as CoreFoundation and Python write them.
 /// - Nesting deeper than ``PropertyListBridge/maximumDepth`` is refused, as
 ///   the readers refuse it; the walk never recurses.
+/// - Writing a keyed archive (`writingUIDs`), an object `{"CF$UID": n}` is
+///   written as the UID `n`, and strings as they are, without markers (see
+///   ``KeyedArchive``); the value then holds no null.
 struct BinaryPropertyListWriter {
     /// One object of the file: a scalar's bytes are written as they come;
     /// an array's or dictionary's references are in `references`.
@@ -34,13 +37,19 @@ struct BinaryPropertyListWriter {
     private var references: [Int] = []
     /// Object numbers of scalars already written, for uniquing.
     private var uniqued: [ScalarKey: Int] = [:]
+    /// Whether `{"CF$UID": n}` objects are UIDs and strings are written as
+    /// they are: a keyed archive is being written.
+    private var writesUIDs = false
 
     /// The binary property list of `value`.
     /// - Throws: ``ModelError`` with code `.nestingTooDeep` and the key path
     ///   for nesting past ``PropertyListBridge/maximumDepth``, or
     ///   `.notRepresentable` for a big integer that is not made of digits.
-    static func data(from value: ModelValue) throws -> Data {
+    /// - Parameter writingUIDs: whether a keyed archive is being written:
+    ///   `{"CF$UID": n}` objects are UIDs and strings have no markers.
+    static func data(from value: ModelValue, writingUIDs: Bool = false) throws -> Data {
         var writer = BinaryPropertyListWriter()
+        writer.writesUIDs = writingUIDs
         try writer.number(value)
         return writer.encoded()
     }
@@ -82,18 +91,27 @@ struct BinaryPropertyListWriter {
                 break
             }
         }
+        if writesUIDs, KeyedArchive.uid(of: root) != nil {
+            _ = addScalar(root)
+            return
+        }
         switch root {
         case .array, .object:
             objects.append(.array(start: 0, count: 0))
             open(root, as: 0, stack: &stack, writer: &self)
         default:
-            _ = addScalar(try Self.written(root))
+            _ = addScalar(writesUIDs ? root : try Self.written(root))
             return
         }
         while let top = stack.indices.last {
             let next = stack[top].next
             if next < stack[top].elements.count {
                 let member = stack[top].elements[next]
+                if writesUIDs, KeyedArchive.uid(of: member) != nil {
+                    stack[top].members.append(addScalar(member))
+                    stack[top].next += 1
+                    continue
+                }
                 switch member {
                 case .array, .object:
                     guard stack.count < PropertyListBridge.maximumDepth else {
@@ -110,7 +128,7 @@ struct BinaryPropertyListWriter {
                 default:
                     let scalar: ModelValue
                     do {
-                        scalar = try Self.written(member)
+                        scalar = writesUIDs ? member : try Self.written(member)
                     } catch var error as ModelError {
                         error.keyPath = ModelKeyPath(stack.map(\.component) + error.keyPath.components)
                         throw error
@@ -234,7 +252,13 @@ struct BinaryPropertyListWriter {
                     bytes.append(UInt8(unit & 0xFF))
                 }
             }
-        case .null, .array, .object:
+        case .object(let members):
+            // A UID (only in keyed archives): 0x8 and its byte count less one.
+            let uid = UInt64(KeyedArchive.uid(of: .object(members)) ?? 0)
+            let size = byteCount(for: uid)
+            bytes.append(0x80 | UInt8(size - 1))
+            append(uid, size: size, to: &bytes)
+        case .null, .array:
             preconditionFailure("written as a marker string or a container")
         }
     }
@@ -300,6 +324,7 @@ private enum ScalarKey: Hashable {
     case date(UInt64)
     case data(Data)
     case bool(Bool)
+    case uid(Int)
 
     init(_ value: ModelValue) {
         switch value {
@@ -310,7 +335,8 @@ private enum ScalarKey: Hashable {
         case .date(let date): self = .date(date.timeIntervalSinceReferenceDate.bitPattern)
         case .data(let data): self = .data(data)
         case .bool(let flag): self = .bool(flag)
-        case .null, .array, .object: self = .bool(false)  // never asked: see `written(_:)`
+        case .object: self = .uid(KeyedArchive.uid(of: value) ?? 0)  // only UIDs are scalars
+        case .null, .array: self = .bool(false)  // never asked: see `written(_:)`
         }
     }
 }

@@ -17,7 +17,8 @@ extension ModelValue {
     /// fields that carry past their range (`2024-01-32T20:43:14Z` is
     /// 1 February); any `bplist0x` header. A DOCTYPE with an internal
     /// subset is refused, as Foundation refuses it. In binary files, sets
-    /// read as arrays, and keyed-archiver UIDs and the fill byte are errors.
+    /// read as arrays, and keyed-archiver UIDs and the fill byte are errors
+    /// (read `NSKeyedArchiver` archives with ``init(keyedArchive:)``).
     /// - Throws: ``ModelError`` for a malformed or too deeply nested document.
     public init(propertyList data: Data) throws {
         if BinaryPropertyListReader.isBinary(data) {

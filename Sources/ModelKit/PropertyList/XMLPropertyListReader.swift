@@ -51,6 +51,9 @@ struct XMLPropertyListReader {
     var stack: [Container] = []
     /// Decoded text, when entities or CDATA stop it from being a slice of the document.
     var scratch: [UInt8] = []
+    /// Whether strings are kept as written, `"$null"` included: a keyed
+    /// archive is being read (its UIDs are `{"CF$UID": n}` dictionaries).
+    var keepsMarkerStrings = false
 
     enum Container {
         case array([ModelValue])
@@ -61,18 +64,21 @@ struct XMLPropertyListReader {
     /// The value of the XML property list in `data`.
     /// - Throws: ``ModelError`` with code `.malformedDocument`, `.invalidUTF8`
     ///   or `.nestingTooDeep`, with its location and key path.
-    static func value(from data: Data) throws -> ModelValue {
+    /// - Parameter keepingMarkerStrings: whether strings stay as written
+    ///   (`"$null"` is a string, not null), as a keyed archive needs.
+    static func value(from data: Data, keepingMarkerStrings: Bool = false) throws -> ModelValue {
         if let encoding = TextEncodingGuess(data) {
             // UTF-16 or UTF-32, as Foundation and plistlib read them: read as
             // its UTF-8 form (lines and columns are the same; bytes count in it).
             let text = try encoding.utf8(of: data, format: "property list")
             return try text.withUnsafeBufferPointer { buffer in
-                var reader = XMLPropertyListReader(bytes: buffer)
+                var reader = XMLPropertyListReader(bytes: buffer, keepsMarkerStrings: keepingMarkerStrings)
                 return try reader.readDocument()
             }
         }
         return try data.withUnsafeBytes { raw in
-            var reader = XMLPropertyListReader(bytes: raw.bindMemory(to: UInt8.self))
+            var reader = XMLPropertyListReader(
+                bytes: raw.bindMemory(to: UInt8.self), keepsMarkerStrings: keepingMarkerStrings)
             return try reader.readDocument()
         }
     }
@@ -139,7 +145,9 @@ struct XMLPropertyListReader {
                     try push(.array([]), at: tag.start)
                     stack.removeLast()
                     value = tag.element == .array ? .array([]) : .object(ModelValue.Object())
-                case .string: value = PropertyListBridge.unescaped(try readString(of: tag))
+                case .string:
+                    let string = try readString(of: tag)
+                    value = keepsMarkerStrings ? .string(string) : PropertyListBridge.unescaped(string)
                 case .true, .false: value = .bool(try readFlag(tag))
                 case .integer, .real, .date, .data: value = try readScalar(tag)
                 case .key, .plist, .other:

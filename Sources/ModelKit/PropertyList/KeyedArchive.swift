@@ -1,0 +1,100 @@
+import Foundation
+
+/// An `NSKeyedArchiver` archive, read as the property list it is, and never
+/// as objects: nothing in it is instantiated.
+///
+/// The format: a binary (or XML) property list holding `$archiver`
+/// (`"NSKeyedArchiver"`), `$version` (100000), `$top` (the root objects by
+/// key, `"root"` for `archivedData(withRootObject:…)`) and `$objects`, the
+/// table every reference points into; its first entry is the string
+/// `"$null"`, which UID 0 stands for. A reference is a UID; the readers give
+/// it as the object `{"CF$UID": n}` (the form XML archives write). An object
+/// is a dictionary whose `$class` refers to a class description,
+/// `{"$classname": "NSArray", "$classes": ["NSArray", "NSObject"]}`; strings,
+/// numbers and data stand for themselves.
+///
+/// This type checks the envelope and every reference it follows; the
+/// walkers are ``KeyedArchiveReader`` (to a ``ModelValue`` or a model's
+/// saved form) and ``KeyedArchiveWriter``.
+struct KeyedArchive {
+    /// The key of a UID, as property lists give it.
+    static let uidKey = "CF$UID"
+    /// The format's name in errors.
+    static let format = "keyed archive"
+
+    /// `$objects`.
+    let objects: [ModelValue]
+    /// `$top`: the root references by key.
+    let top: ModelValue.Object
+
+    /// The UID `value` stands for, if it is one: an object whose only member
+    /// is `CF$UID` with an integer.
+    static func uid(of value: ModelValue) -> Int? {
+        guard case .object(let members) = value, members.count == 1, members.keys[0] == uidKey,
+            case .int(let uid) = members.values[0]
+        else { return nil }
+        return uid
+    }
+
+    /// A UID as the readers give it and the writer takes it.
+    static func uidValue(_ uid: Int) -> ModelValue { .object([uidKey: .int(uid)]) }
+
+    /// Reads the envelope of the archive in `data`.
+    /// - Throws: ``ModelError`` for a property list that is damaged or not a
+    ///   keyed archive.
+    init(data: Data) throws {
+        let root: ModelValue
+        if BinaryPropertyListReader.isBinary(data) {
+            root = try BinaryPropertyListReader.value(from: data, readingUIDs: true)
+        } else {
+            root = try XMLPropertyListReader.value(from: data, keepingMarkerStrings: true)
+        }
+        guard case .object(let envelope) = root else {
+            throw Self.failure("expected a keyed archive (a dictionary with $archiver, $top and $objects), found \(root.excerpt)")
+        }
+        guard case .string(let archiver)? = envelope["$archiver"] else {
+            throw Self.failure("the property list has no $archiver: it is not a keyed archive")
+        }
+        guard archiver == "NSKeyedArchiver" else {
+            throw Self.failure("the $archiver is \(ModelValue.quoted(archiver)), not \"NSKeyedArchiver\"")
+        }
+        if let version = envelope["$version"], version != .int(100000) {
+            throw Self.failure("the $version is \(version.excerpt), not 100000")
+        }
+        guard case .object(let top)? = envelope["$top"] else {
+            throw Self.failure("the archive has no $top dictionary of root objects")
+        }
+        guard case .array(let objects)? = envelope["$objects"], !objects.isEmpty else {
+            throw Self.failure("the archive has no $objects array")
+        }
+        guard objects[0] == .string("$null") else {
+            throw Self.failure("the archive's first object is \(objects[0].excerpt), not \"$null\"")
+        }
+        self.objects = objects
+        self.top = top
+    }
+
+    /// The class name of the object `object`, checked: its `$class` must
+    /// refer to a dictionary with a string `$classname`.
+    func className(of object: ModelValue.Object, uid: Int, at path: [ModelKeyPath.Component]) throws -> String {
+        guard let reference = object["$class"] else {
+            throw Self.failure("object \(uid) is a dictionary without $class", at: path)
+        }
+        guard let classUID = Self.uid(of: reference) else {
+            throw Self.failure("the $class of object \(uid) is \(reference.excerpt), not a reference", at: path)
+        }
+        guard classUID > 0, classUID < objects.count, case .object(let description) = objects[classUID],
+            case .string(let name)? = description["$classname"]
+        else {
+            throw Self.failure(
+                "the $class of object \(uid) refers to object \(classUID), which is not a class "
+                    + "(a dictionary with a $classname)", at: path)
+        }
+        return name
+    }
+
+    /// A damaged archive's error.
+    static func failure(_ message: String, at path: [ModelKeyPath.Component] = []) -> ModelError {
+        ModelError(code: .malformedDocument, message: message, keyPath: ModelKeyPath(path), format: format)
+    }
+}

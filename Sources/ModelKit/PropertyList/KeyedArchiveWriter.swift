@@ -1,0 +1,187 @@
+import Foundation
+
+/// Writes a model graph as an `NSKeyedArchiver` archive (a binary property
+/// list; see ``KeyedArchive`` for the format), from the model's saved form
+/// with shared references (``ReferencePolicy/shared``).
+///
+/// - Each model is an object whose `$class` names its class's
+///   ``ModelObject/archivedClassName`` (`$classes`: the name, `NSObject`),
+///   holding its saved keys, then its bag, under their own names: numbers
+///   and booleans inline, as `encode(_: Int, forKey:)` writes them, other
+///   values by reference; null members refer to `$null` (UID 0), as
+///   Foundation writes nil objects. Metadata (type and version) is not written: the
+///   class says it.
+/// - Values are Foundation's: strings, numbers, `NSDate`, data, `NSArray`,
+///   `NSDictionary`, `NSNull` (inside arrays and dictionaries).
+/// - A model met twice (a `$id` and its `$ref`s, shared models and weak
+///   parents) is written once; every reference to it is its UID.
+///
+/// A model is told from a dictionary in the saved form by its type key
+/// naming the type of a model in the graph; a class whose ``ModelObject/typeKey``
+/// is `nil` is written as a dictionary, except at the root.
+struct KeyedArchiveWriter {
+    /// `$objects`, UID 0 the `"$null"` string.
+    private var objects: [ModelValue] = [.string("$null")]
+    private var classUIDs: [String: Int] = [:]
+    /// Models by their saved-form id, and the ids written in full.
+    private var idUIDs: [String: Int] = [:]
+    private var definedIDs: Set<String> = []
+    /// The graph's model classes by type name, and their type keys.
+    private let types: [String: ModelObject.Type]
+    private let typeKeys: [String]
+
+    /// The archive of `root`'s graph.
+    /// - Throws: ``ModelError`` when the graph cannot be saved (see
+    ///   ``ModelObject/modelValue``).
+    static func data(of root: ModelObject) throws -> Data {
+        let saved = try root.encodedRoot(references: .shared)
+        var types: [String: ModelObject.Type] = [:]
+        root.walkGraph { object, _ in
+            types[object.layout.typeName] = Swift.type(of: object)
+            return true
+        }
+        // A `{"$ref": id}` whose id no model carries is a plain value (a
+        // dictionary in the bag): written again, as a dictionary.
+        var plainReferences: Set<String> = []
+        var writer: KeyedArchiveWriter
+        var top: Int
+        while true {
+            writer = KeyedArchiveWriter(types: types, plainReferences: plainReferences)
+            top = try writer.model(saved, type: Swift.type(of: root), depth: 1)
+            let missing = Set(writer.idUIDs.keys).subtracting(writer.definedIDs)
+            if missing.isEmpty { break }
+            plainReferences.formUnion(missing)
+        }
+        let envelope: ModelValue = [
+            "$version": 100000, "$archiver": "NSKeyedArchiver", "$top": ["root": KeyedArchive.uidValue(top)],
+            "$objects": .array(writer.objects),
+        ]
+        return try BinaryPropertyListWriter.data(from: envelope, writingUIDs: true)
+    }
+
+    /// Ids whose `{"$ref": id}` objects are plain dictionaries.
+    private let plainReferences: Set<String>
+
+    private init(types: [String: ModelObject.Type], plainReferences: Set<String>) {
+        self.types = types
+        self.plainReferences = plainReferences
+        var keys: [String] = []
+        for type in types.values {
+            if let key = ClassLayout.of(type).typeKey, !keys.contains(key) { keys.append(key) }
+        }
+        typeKeys = keys.sorted()
+    }
+
+    /// A new object's UID, its place held by a placeholder.
+    private mutating func allocate() -> Int {
+        objects.append(.string("$null"))
+        return objects.count - 1
+    }
+
+    private mutating func uid(forID id: String) -> Int {
+        if let uid = idUIDs[id] { return uid }
+        let uid = allocate()
+        idUIDs[id] = uid
+        return uid
+    }
+
+    /// The UID of the class description named `name`.
+    private mutating func classUID(_ name: String) -> ModelValue {
+        if let uid = classUIDs[name] { return KeyedArchive.uidValue(uid) }
+        objects.append(["$classname": .string(name), "$classes": [.string(name), "NSObject"]])
+        classUIDs[name] = objects.count - 1
+        return KeyedArchive.uidValue(objects.count - 1)
+    }
+
+    /// The model class of the saved-form object `members`, if it is a model's.
+    private func modelType(of members: ModelValue.Object) -> ModelObject.Type? {
+        for key in typeKeys {
+            guard case .string(let name)? = members[key], let type = types[name],
+                ClassLayout.of(type).typeKey == key
+            else { continue }
+            return type
+        }
+        return nil
+    }
+
+    /// Writes the model whose saved form is `members`; returns its UID.
+    private mutating func model(_ members: ModelValue.Object, type: ModelObject.Type, depth: Int) throws -> Int {
+        let layout = ClassLayout.of(type)
+        var id: String?
+        if case .string(let text)? = members[ReferenceKeys.id] { id = text }
+        let number: Int
+        if let id {
+            number = uid(forID: id)
+            definedIDs.insert(id)
+        } else {
+            number = allocate()
+        }
+        var object = ModelValue.Object(minimumCapacity: members.count + 1)
+        let description = classUID(type.archivedClassName)
+        object.appendNew(key: "$class", value: description)
+        for (key, value) in members {
+            let name: String
+            switch ReferenceKeys.kind(of: key) {
+            case .id, .ref: continue
+            case .escaped: name = ReferenceKeys.unescaped(key)
+            case .plain:
+                guard key != layout.typeKey, key != layout.versionKey else { continue }
+                name = key
+            }
+            switch value {
+            case .null: object.appendNew(key: name, value: KeyedArchive.uidValue(0))
+            case .bool, .int, .double: object.appendNew(key: name, value: value)
+            default:
+                let member = try StackGuard.descendingThrowing(depth) { try self.reference(to: value, depth: depth + 1) }
+                object.appendNew(key: name, value: KeyedArchive.uidValue(member))
+            }
+        }
+        objects[number] = .object(object)
+        return number
+    }
+
+    /// Writes `value` as an object; returns its UID.
+    private mutating func reference(to value: ModelValue, depth: Int) throws -> Int {
+        switch value {
+        case .null:
+            let description = classUID("NSNull")
+            objects.append(["$class": description])
+        case .bool, .int, .double, .string, .data:
+            objects.append(value)
+        case .bigInteger(let digits):
+            objects.append(.string(digits))
+        case .date(let date):
+            let description = classUID("NSDate")
+            objects.append(["$class": description, "NS.time": .double(date.timeIntervalSinceReferenceDate)])
+        case .array(let elements):
+            let uid = allocate()
+            var references: [ModelValue] = []
+            references.reserveCapacity(elements.count)
+            for element in elements {
+                let member = try StackGuard.descendingThrowing(depth) { try self.reference(to: element, depth: depth + 1) }
+                references.append(KeyedArchive.uidValue(member))
+            }
+            let description = classUID("NSArray")
+            objects[uid] = ["$class": description, "NS.objects": .array(references)]
+            return uid
+        case .object(let members):
+            if case .string(let id)? = members[ReferenceKeys.ref], members.count == 1, !plainReferences.contains(id) {
+                return uid(forID: id)
+            }
+            if let type = modelType(of: members) { return try model(members, type: type, depth: depth) }
+            let uid = allocate()
+            var keys: [ModelValue] = []
+            var references: [ModelValue] = []
+            for (key, member) in members {
+                let keyUID = try reference(to: .string(key), depth: depth + 1)
+                keys.append(KeyedArchive.uidValue(keyUID))
+                let memberUID = try StackGuard.descendingThrowing(depth) { try self.reference(to: member, depth: depth + 1) }
+                references.append(KeyedArchive.uidValue(memberUID))
+            }
+            let description = classUID("NSDictionary")
+            objects[uid] = ["$class": description, "NS.keys": .array(keys), "NS.objects": .array(references)]
+            return uid
+        }
+        return objects.count - 1
+    }
+}
