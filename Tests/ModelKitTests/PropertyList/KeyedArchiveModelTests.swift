@@ -90,11 +90,11 @@ struct KeyedArchiveModelTests {
             ["$class": Support.uid(2), "name": Support.uid(3), "children": Support.uid(4)],
             Support.classDescription("MyApp.LegacyNode"), "root",
             ["$class": Support.uid(5), "NS.objects": [Support.uid(6)]], Support.classDescription("NSArray"),
-            ["$class": Support.uid(7)], Support.classDescription("MyApp.Stranger"),
+            ["$class": Support.uid(7)], Support.classDescription("MyApp.NeverRegisteredStranger"),
         ])
         #expect(
             Support.message { try ArchiveNode(keyedArchive: data) }
-                == "children[0]: the archive holds an object of class \"MyApp.Stranger\", which is neither a "
+                == "children[0]: the archive holds an object of class \"MyApp.NeverRegisteredStranger\", which is neither a "
                 + "Foundation class that ModelKit reads nor a model class (register it with "
                 + "ModelObject.register(_:as:))")
     }
