@@ -37,25 +37,11 @@ extension ModelValue {
 }
 
 extension JSONReader {
-    /// Whether `document` holds a byte that may begin or mark a token the
-    /// writer spells otherwise: a backslash (an escape), a period or an
-    /// exponent after a digit, or `-0`. `false` proves there is none.
+    /// Whether `document` holds a token the writer spells otherwise (a
+    /// number with a fraction or an exponent, `-0`, a string with an
+    /// escape): one scan, the same test as each member's.
     static func mayHoldRespelledText(_ document: Data) -> Bool {
-        document.withUnsafeBytes { raw in
-            var previous: UInt8 = 0
-            for byte in raw {
-                switch byte {
-                case JSONByte.backslash, JSONByte.period: return true
-                case UInt8(ascii: "e"), UInt8(ascii: "E"):
-                    if previous &- JSONByte.zero < 10 { return true }
-                case JSONByte.zero:
-                    if previous == JSONByte.minus { return true }
-                default: break
-                }
-                previous = byte
-            }
-            return false
-        }
+        document.withUnsafeBytes { raw in holdsRespelledToken(raw.bindMemory(to: UInt8.self)) }
     }
 
     /// Walks the value at `position` (after whitespace), which was read
