@@ -119,6 +119,29 @@ enum InstructionCheck {
                 return { n in for _ in 0..<n { blackHole(try? search.jsonData()) } }
             },
             Row(
+                name: "decode-typed-twitter", what: "ISearch(json:) of twitter.json: msgspec's shapes, other keys ignored",
+                iterations: 10, corpus: "twitter"
+            ) {
+                guard let data = Corpus.document("twitter") else { return nil }
+                return { n in for _ in 0..<n { blackHole(try? TypedPeerBenchmarks.ISearch(json: data)) } }
+            },
+            Row(
+                name: "decode-declared", what: "DSearch(json:) of twitter's statuses with msgspec's declared keys only",
+                iterations: 10, corpus: "twitter"
+            ) {
+                guard let data = Corpus.document("twitter"), let declared = TypedPeerBenchmarks.declaredDocument(data)
+                else { return nil }
+                return { n in for _ in 0..<n { blackHole(try? TypedPeerBenchmarks.DSearch(json: declared)) } }
+            },
+            Row(
+                name: "encode-declared", what: "jsonData() of those DSearch models", iterations: 10, corpus: "twitter"
+            ) {
+                guard let data = Corpus.document("twitter"), let declared = TypedPeerBenchmarks.declaredDocument(data),
+                    let search = try? TypedPeerBenchmarks.DSearch(json: declared)
+                else { return nil }
+                return { n in for _ in 0..<n { blackHole(try? search.jsonData()) } }
+            },
+            Row(
                 name: "patch-difference-1mb", what: "JSONPatch.difference of a 1 MB document and an edited version",
                 iterations: 2, corpus: nil
             ) {

@@ -108,6 +108,36 @@ enum TypedPeerBenchmarks {
         var lang: String
     }
 
+    /// twitter.json's statuses with only the keys the shapes declare (as
+    /// `../shared/declared-twitter.py` makes them, without its repetition):
+    /// the instruction check's typed rows.
+    static func declaredDocument(_ twitter: Data) -> Data? {
+        guard let search = try? ISearch(json: twitter), !search.statuses.isEmpty else { return nil }
+        let declared = DSearch()
+        declared.statuses = search.statuses.map { status in
+            let copy = DStatus()
+            copy.id = status.id
+            copy.text = status.text
+            copy.created_at = status.created_at
+            copy.source = status.source
+            copy.in_reply_to_status_id = status.in_reply_to_status_id
+            copy.retweet_count = status.retweet_count
+            copy.favorite_count = status.favorite_count
+            copy.favorited = status.favorited
+            copy.lang = status.lang
+            copy.user.id = status.user.id
+            copy.user.name = status.user.name
+            copy.user.screen_name = status.user.screen_name
+            copy.user.location = status.user.location
+            copy.user.followers_count = status.user.followers_count
+            copy.user.friends_count = status.user.friends_count
+            copy.user.verified = status.user.verified
+            copy.user.lang = status.user.lang
+            return copy
+        }
+        return try? declared.jsonData()
+    }
+
     static func run() {
         runDeclared()
         runWholeTwitter()

@@ -15,6 +15,7 @@ extension ModelObject {
     /// What a hook changes in a model that the load made is not recorded
     /// as a change: a model read from a file has no changes, whatever its
     /// hook rebuilt. In a model that the load edited in place, it is.
+    @inline(__always)  // lets `roots` build its array on the stack (about 380 instructions a load)
     static func loading<Result>(
         before: IdentitySet? = nil, roots: (Result) -> [ModelObject], _ body: () throws -> Result
     ) rethrows -> Result {
@@ -25,13 +26,21 @@ extension ModelObject {
             result = try body()
         } catch {
             load.depth -= 1
-            if load.depth == 0 { load.edited.removeAll() }
+            if load.depth == 0 {
+                load.edited.removeAll()
+                load.madeInOrder = nil
+            }
             throw error
         }
         load.depth -= 1
         guard load.depth == 0 else { return result }
         let edited = load.edited
         load.edited.removeAll()
+        if let made = load.madeInOrder {
+            load.madeInOrder = nil
+            callDidLoad(inOrder: made, roots: roots(result), before: before, edited: edited)
+            return result
+        }
         callDidLoad(roots: roots(result), before: before, edited: edited)
         return result
     }
@@ -70,6 +79,26 @@ extension ModelObject {
             return true
         }
         return set
+    }
+
+    /// Calls ``didLoad()`` on `made`, the models of a new graph in the order
+    /// the walk of ``callDidLoad(roots:before:edited:)`` finds them, its
+    /// root last (see `LoadInProgress.madeInOrder`), with no walk; or, for
+    /// a load that is not the one that list is for, as that function does.
+    @inline(never)
+    private static func callDidLoad(
+        inOrder made: [ModelObject], roots: [ModelObject], before: IdentitySet?, edited: [ModelObject]
+    ) {
+        guard before == nil, edited.isEmpty, roots.count == 1, made.last === roots[0] else {
+            callDidLoad(roots: roots, before: before, edited: edited)
+            return
+        }
+        for model in made { model.didLoad() }
+        for model in made {
+            model.withState { state in
+                if state.hasChangeRecords { state.clearChangeRecords() }
+            }
+        }
     }
 
     /// Calls ``didLoad()`` on the models reachable from `roots` (through
@@ -132,6 +161,21 @@ extension ModelObject {
         }
     }
 
+    /// Whether the slots of `layout.modelSlots` that `seen` leaves out hold
+    /// a model (or may: a container of models whose shape is not a model,
+    /// an optional model or an array of them), read in `cells`, this
+    /// object's, which nothing else is changing.
+    func holdsModels(outside seen: SlotSet, inCells cells: UnsafeMutableRawPointer) -> Bool {
+        let layout = self.layout
+        for (index, offset) in layout.modelSlots.enumerated() where !seen.contains(offset) {
+            guard let shape = layout.modelShapes[index] else { return true }
+            var holds = false
+            shape.forEachModel(inCell: cells + offset &* SlotCell.size) { _ in holds = true }
+            if holds { return true }
+        }
+        return false
+    }
+
     /// The models this object's saved properties hold (not its weak
     /// references), in slot order, read under its lock.
     func heldModels() -> [ModelObject] {
@@ -162,6 +206,12 @@ extension ModelObject {
 final class LoadInProgress {
     var depth = 0
     var edited: [ModelObject] = []
+    /// Every model of the new graph that the outermost load made, root
+    /// last, in the order ``ModelObject/forEachModelChildrenFirst(from:_:)``
+    /// visits them, when the load that made them could vouch for it (the
+    /// direct JSON decoder, see `JSONModelDecoder.madeModels`): its hooks
+    /// then run with no walk. Taken when the load ends.
+    var madeInOrder: [ModelObject]?
 
     private static let storage = ThreadLocal { LoadInProgress() }
     static var current: LoadInProgress { storage.value }

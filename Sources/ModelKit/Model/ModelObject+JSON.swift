@@ -90,9 +90,14 @@ extension ModelObject {
     /// with `JSONModelDecoder` when it can, otherwise (and for every error,
     /// which the direct path leaves to this one) through `ModelValue`.
     func loadJSON(_ json: Data, options: JSONReadingOptions) throws {
+        var madeModels: [ModelObject]?
+        var seenSlots = SlotSet()
         let direct: JSONModelDecoder.Members? = json.withUnsafeBytes { raw in
             var decoder = JSONModelDecoder(raw.bindMemory(to: UInt8.self), options: options, document: json)
-            return try? decoder.decodeRoot(of: self)
+            let members = try? decoder.decodeRoot(of: self)
+            madeModels = decoder.madeModels
+            seenSlots = decoder.lastSeenSlots
+            return members
         }
         guard let direct else {
             do {
@@ -102,10 +107,20 @@ extension ModelObject {
             }
             return
         }
-        withState { state in
+        let holdsOtherModels = withState { state in
             direct.values?.move(into: &state)
             state.bag = direct.bag
             if let newer = direct.newerVersion { state.loadedNewerVersion = newer }
+            return madeModels != nil && holdsModels(outside: seenSlots, inCells: state.cells)
+        }
+        // The graph's models in the order its didLoad() calls take, when
+        // this load is the thread's outermost (see `LoadInProgress.madeInOrder`).
+        if var madeModels, !holdsOtherModels {
+            let load = LoadInProgress.current
+            if load.depth == 1 {
+                madeModels.append(self)
+                load.madeInOrder = madeModels
+            }
         }
     }
 }
