@@ -7,6 +7,8 @@ final class GrowthNode: ModelObject, @unchecked Sendable {
     @Saved var name = ""
     @Saved var value = 0
     @Saved var kids: [GrowthNode] = []
+    /// The next model of a chain (the depth rows).
+    @Saved var next: GrowthNode? = nil
 }
 
 /// The same node with a rule: it loads through the `ModelValue` path and
@@ -15,6 +17,7 @@ final class GrowthRuled: ModelObject, @unchecked Sendable {
     @Saved var name = ""
     @Saved(rules: .range(0...1_000_000_000)) var value = 0
     @Saved var kids: [GrowthRuled] = []
+    @Saved var next: GrowthRuled? = nil
 }
 
 /// Growth rows (issue 50): each public operation that takes a document or
@@ -25,28 +28,45 @@ final class GrowthRuled: ModelObject, @unchecked Sendable {
 enum GrowthBenchmarks {
     enum Shape: String, CaseIterable {
         case width, depth
-        /// n and 4n: a model of the chain is two levels (its object and its
-        /// `kids` array), so depth stays inside the 512-level nesting limit.
-        var sizes: (Int, Int) { self == .width ? (1_000, 4_000) : (60, 240) }
+        /// n and 4n: a chain of 480 models (each holding the next in its
+        /// `next` member, one level a model) stays inside the 512-level
+        /// nesting limit. The paths that read or write the first 32 levels
+        /// directly and the rest through `ModelValue` cost more a level past
+        /// 32, so the longer the chain, the nearer the ratio comes to what
+        /// the growth is (at 60 vs 240 models, two levels each, such a mix
+        /// of two linear costs read as 5.03).
+        var sizes: (Int, Int) { self == .width ? (1_000, 4_000) : (120, 480) }
     }
 
     /// The saved form of a document of `size` in `shape`; `variant` changes
     /// every model's value (an edit of every row).
     static func form(_ shape: Shape, _ size: Int, variant: Int = 0, type: String = "GrowthNode") -> ModelValue {
-        func node(_ index: Int, kids: [ModelValue]) -> ModelValue {
-            ["type": .string(type), "name": .string("node \(index)"), "value": .int(index * 2 + variant), "kids": .array(kids)]
+        func node(_ index: Int, kids: [ModelValue], next: ModelValue? = nil) -> ModelValue {
+            var object: ModelValue = [
+                "type": .string(type), "name": .string("node \(index)"), "value": .int(index * 2 + variant),
+                "kids": .array(kids),
+            ]
+            // No null at the bottom: a merge patch's null removes a member.
+            if let next { object["next"] = next }
+            return object
         }
         switch shape {
         case .width:
             return node(size, kids: (0..<size).map { node($0, kids: []) })
         case .depth:
             var value = node(size, kids: [])
-            for level in stride(from: size - 1, through: 0, by: -1) { value = node(level, kids: [value]) }
+            for level in stride(from: size - 1, through: 0, by: -1) { value = node(level, kids: [], next: value) }
             return value
         }
     }
 
     static func json(_ value: ModelValue) -> Data { try! value.jsonData() }
+
+    /// `chain`, a depth form of `size`, with the value of its bottom model changed.
+    static func bottomEdited(_ chain: ModelValue, _ size: Int) -> ModelValue {
+        let pointer = String(repeating: "/next", count: size) + "/value"
+        return try! JSONPatch([.replace(path: JSONPointer(pointer), value: -1)]).applied(to: chain)
+    }
 
     static func run() {
         for shape in Shape.allCases {
@@ -54,17 +74,61 @@ enum GrowthBenchmarks {
         }
     }
 
+    /// `Benchmarks Growth --instructions`: each row's growth counted in
+    /// instructions (callgrind) rather than timed, so that it needs no quiet
+    /// machine and gives the same ratio every run.
+    nonisolated(unsafe) static var countsInstructions = false
+    /// `Benchmarks --count-growth ROW SIZE`: the child that
+    /// `--instructions` runs under callgrind for one row at one size.
+    nonisolated(unsafe) static var countRequest: (row: String, size: Int)?
+    /// Operations each counted run does (counts are per operation).
+    static let countedIterations = 2
+
     /// One growth row: `make(size)` prepares what a size needs and returns
     /// the operation to time.
     static func row(_ task: String, _ shape: Shape, _ make: (Int) -> (Int) -> Void) {
         let (small, large) = shape.sizes
         let name = "Growth, \(shape.rawValue): \(task) (\(small.formatted()) vs \(large.formatted()))"
+        if let countRequest {
+            guard countRequest.row == name else { return }
+            let run = make(countRequest.size)
+            run(1)  // first-use costs are not the operation's
+            InstructionCheck.countedOperations(run, countedIterations)
+            exit(0)
+        }
         guard Harness.wants(name) else { return }
+        if countsInstructions {
+            countGrowth(name, sizes: (small, large))
+            return
+        }
         let result = Harness.compare(name, rounds: 5, [
             .init(label: small.formatted(), run: make(small)),
             .init(label: large.formatted(), run: make(large)),
         ])
         PropertyListBenchmarks.printGrowth(result)
+    }
+
+    /// Counts the row `name` at both sizes under callgrind and prints the ratio.
+    static func countGrowth(_ name: String, sizes: (Int, Int)) {
+        guard let valgrind = InstructionCheck.executableInPath("valgrind") else {
+            print("| \(name) | skipped: valgrind was not found in PATH |")
+            return
+        }
+        var counts: [Int] = []
+        for size in [sizes.0, sizes.1] {
+            switch InstructionCheck.countInstructions(
+                arguments: ["--count-growth", name, String(size)], iterations: countedIterations, valgrind: valgrind)
+            {
+            case .success(let count): counts.append(count)
+            case .failure(let error):
+                print("| \(name) | could not be counted: \(error.message) |")
+                return
+            }
+        }
+        let ratio = Double(counts[1]) / Double(max(counts[0], 1))
+        print(
+            "| \(name) | \(InstructionCheck.grouped(counts[0])) → \(InstructionCheck.grouped(counts[1])) instructions | "
+                + String(format: "growth at 4x: %.2f (linear: 4, goal: at most 5)%@ |", ratio, ratio > 5 ? " ABOVE 5" : ""))
     }
 
     static func rows(_ shape: Shape) {
@@ -100,8 +164,12 @@ enum GrowthBenchmarks {
             let model = try! GrowthRuled(json: json(form(shape, size, type: "GrowthRuled")))
             return { for _ in 0..<$0 { try! model.validate() } }
         }
-        row("JSONPatch.difference (every row edited)", shape) { size in
-            let (a, b) = (form(shape, size), form(shape, size, variant: 1))
+        // In depth, the bottom model is edited: a difference that edits every
+        // level of a chain is itself n² long (each operation's pointer is as
+        // long as its depth), as is the text it takes to say it.
+        row(shape == .width ? "JSONPatch.difference (every row edited)" : "JSONPatch.difference (the bottom edited)", shape) { size in
+            let a = form(shape, size)
+            let b = shape == .width ? form(shape, size, variant: 1) : bottomEdited(a, size)
             return { for _ in 0..<$0 { blackHole(JSONPatch.difference(from: a, to: b)) } }
         }
         // Each iteration turns the model into the other version and back:
@@ -117,14 +185,8 @@ enum GrowthBenchmarks {
         row(shape == .width ? "apply(JSONPatch) there and back (the reconciler)" : "apply(JSONPatch) to the bottom, there and back", shape) { size in
             let model = try! GrowthNode(json: json(form(shape, size)))
             let a = form(shape, size)
-            var b = a
-            if shape == .width {
-                b = form(shape, size, variant: 1)
-            } else {
-                var pointer = ""
-                for _ in 0..<size { pointer += "/kids/0" }
-                b = try! JSONPatch([.replace(path: JSONPointer(pointer + "/value"), value: -1)]).applied(to: a)
-            }
+            let b: ModelValue
+            b = shape == .width ? form(shape, size, variant: 1) : bottomEdited(a, size)
             let (forth, back) = (JSONPatch.difference(from: a, to: b), JSONPatch.difference(from: b, to: a))
             return { for _ in 0..<$0 { try! model.apply(forth); try! model.apply(back) } }
         }

@@ -83,16 +83,23 @@ extension InstructionCheck {
     /// Runs `Benchmarks --count ROW` under callgrind and returns the
     /// instructions per operation it collected.
     private static func countInstructions(_ row: Row, valgrind: URL) -> Result<Int, CheckError> {
+        countInstructions(arguments: ["--count", row.name], iterations: row.iterations, valgrind: valgrind)
+    }
+
+    /// Runs this program with `arguments` under callgrind, collecting inside
+    /// ``countedOperations(_:_:)`` only, and returns the instructions it
+    /// collected divided by `iterations`.
+    static func countInstructions(arguments: [String], iterations: Int, valgrind: URL) -> Result<Int, CheckError> {
         let output = FileManager.default.temporaryDirectory
-            .appendingPathComponent("modelkit-check-\(getpid())-\(row.name).callgrind")
+            .appendingPathComponent("modelkit-check-\(getpid())-\(UUID().uuidString).callgrind")
         defer { try? FileManager.default.removeItem(at: output) }
         let executable = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
         let child = Process()
         child.executableURL = valgrind
         child.arguments = [
             "--tool=callgrind", "--collect-atstart=no", "--toggle-collect=\(countedFunctionPattern)",
-            "--callgrind-out-file=\(output.path)", executable.path, "--count", row.name,
-        ]
+            "--callgrind-out-file=\(output.path)", executable.path,
+        ] + arguments
         var environment = ProcessInfo.processInfo.environment
         // Hashing seeded per process would make dictionaries' work differ from run to run.
         environment["SWIFT_DETERMINISTIC_HASHING"] = "1"
@@ -122,7 +129,7 @@ extension InstructionCheck {
         guard let total, total > 0 else {
             return .failure(CheckError("callgrind collected nothing inside \(countedFunctionPattern)"))
         }
-        return .success(Int((Double(total) / Double(row.iterations)).rounded()))
+        return .success(Int((Double(total) / Double(iterations)).rounded()))
     }
 
     struct CheckError: Error {
@@ -175,7 +182,7 @@ extension InstructionCheck {
     }
 
     /// `name` in a folder of `PATH`, if it is there and executable.
-    private static func executableInPath(_ name: String) -> URL? {
+    static func executableInPath(_ name: String) -> URL? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
         for folder in path.split(separator: ":") {
             let candidate = URL(fileURLWithPath: String(folder)).appendingPathComponent(name)

@@ -228,19 +228,21 @@ extension ModelObject {
         guard case .object(let changes) = change, case .object(let members)? = target else { return nil }
         let layout = shape.layout(of: .object(members))
         if !path.isEmpty, let layout {
-            let place = JSONPatch.shown(JSONPointer(tokens: path))
+            // Only an error names the place: made at every level, its text
+            // (as long as the depth) made deep merge patches quadratic.
+            func place() -> String { JSONPatch.shown(JSONPointer(tokens: path)) }
             for (key, value) in changes {
                 let isMetadata = [layout.typeKey, layout.versionKey].contains {
                     $0.map { KeyHash.sameBytes($0, key) } ?? false
                 }
                 if isMetadata, members[key] != value {
-                    return "\(ModelValue.quoted(key)) is a metadata key of the \(layout.type) at \(place), written by "
+                    return "\(ModelValue.quoted(key)) is a metadata key of the \(layout.type) at \(place()), written by "
                         + "ModelKit; a patch may test it but not change or remove it"
                 }
                 if case .null = value, let offset = layout.offsetsByKey[key],
                     KeyHash.sameBytes(layout.slots[offset].key, key)
                 {
-                    return "\(ModelValue.quoted(key)) is a saved key of the \(layout.type) at \(place) and cannot be "
+                    return "\(ModelValue.quoted(key)) is a saved key of the \(layout.type) at \(place()) and cannot be "
                         + "set to null; replace its value instead"
                 }
             }
