@@ -71,6 +71,7 @@ struct Document {
             let format = detected ?? .json
             let value = try attributing(to: place) {
                 if case .json = format { return try ModelValue(json: data, options: Document.keepingText) }
+                if ModelValue.isKeyedArchive(data) { return try ModelValue(keyedArchive: data) }
                 return try ModelValue(propertyList: data)
             }
             return Document(place: place, data: data, format: format, value: value)
@@ -82,6 +83,7 @@ struct Document {
             let format = ModelDocumentFormat(detecting: data) ?? .json
             let value = try attributing(to: place) {
                 if case .json = format { return try ModelValue(json: data, options: Document.keepingText) }
+                if ModelValue.isKeyedArchive(data) { return try ModelValue(keyedArchive: data) }
                 return try ModelValue(propertyList: data)
             }
             return Document(place: place, data: data, format: format, value: value)

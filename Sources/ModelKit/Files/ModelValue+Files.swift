@@ -2,7 +2,8 @@ import Foundation
 
 extension ModelValue {
     /// Reads a document file of any kind, JSON or a property list, whichever
-    /// its content is, with any value at its root.
+    /// its content is, with any value at its root; a property list that is
+    /// an `NSKeyedArchiver` archive is read as ``init(keyedArchive:)`` reads it.
     ///
     /// ```swift
     /// let value = try ModelValue(contentsOf: URL(fileURLWithPath: "settings.plist"))
@@ -14,6 +15,7 @@ extension ModelValue {
         let (data, format) = try ModelDocumentFormat.bytes(contentsOf: url)
         self = try ModelDocumentFormat.attributing(to: url) {
             if case .json = format { return try ModelValue(json: data) }
+            if KeyedArchive.isKeyedArchive(data) { return try ModelValue(keyedArchive: data) }
             return try ModelValue(propertyList: data)
         }
     }

@@ -72,13 +72,18 @@ extension ModelObject {
     ///   value.
     public convenience init(keyedArchive data: Data) throws {
         self.init()
+        try loadingNew { try loadKeyedArchive(data) }
+    }
+
+    /// Loads the keyed archive in `data` into this new object (see
+    /// ``init(keyedArchive:)``); ``init(contentsOf:)`` too, for a file that is one.
+    func loadKeyedArchive(_ data: Data) throws {
         let root = Swift.type(of: self)
         let archive = try KeyedArchive(data: data)
         var reader = KeyedArchiveReader(archive, byteCount: data.count) { name in
             ModelObject.archivedType(named: name, root: root)
         }
-        let savedForm = try reader.rootValue()
-        try loadingNew { try load(savedForm) }
+        try load(reader.rootValue())
     }
 
     /// Writes this model and the models it holds as an `NSKeyedArchiver`

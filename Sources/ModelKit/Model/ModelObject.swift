@@ -376,7 +376,8 @@ open class ModelObject: @unchecked Sendable {
     }
 
     /// Creates an object from a JSON or property-list file, whichever the
-    /// file's content is.
+    /// file's content is; a property list that is an `NSKeyedArchiver`
+    /// archive is read as ``init(keyedArchive:)`` reads it.
     /// - Throws: ``ModelError`` for a missing, unreadable, empty or truncated
     ///   file, an unknown format, or a bad document; the error names the file.
     public required convenience init(contentsOf url: URL) throws {
@@ -386,6 +387,8 @@ open class ModelObject: @unchecked Sendable {
             try ModelDocumentFormat.attributing(to: url) {
                 if case .json = format {
                     try loadJSON(data, options: JSONReadingOptions())
+                } else if KeyedArchive.isKeyedArchive(data) {
+                    try loadKeyedArchive(data)
                 } else {
                     try load(ModelValue(propertyList: data))
                 }

@@ -39,6 +39,24 @@ struct KeyedArchive {
     /// A UID as the readers give it and the writer takes it.
     static func uidValue(_ uid: Int) -> ModelValue { .object([uidKey: .int(uid)]) }
 
+    /// Whether the property list in `data` is a keyed archive: a dictionary
+    /// whose `$archiver` is `NSKeyedArchiver`. Files are told apart by this
+    /// before they are read as plain property lists, which refuse a keyed
+    /// archive's UIDs; reading the archive then checks the rest of its
+    /// envelope. Only bytes that hold both strings are read to find out.
+    static func isKeyedArchive(_ data: Data) -> Bool {
+        guard data.range(of: Data("$archiver".utf8)) != nil, data.range(of: Data("NSKeyedArchiver".utf8)) != nil
+        else { return false }
+        let root =
+            BinaryPropertyListReader.isBinary(data)
+            ? try? BinaryPropertyListReader.value(from: data, readingUIDs: true)
+            : try? XMLPropertyListReader.value(from: data, keepingMarkerStrings: true)
+        guard case .object(let envelope)? = root, case .string("NSKeyedArchiver")? = envelope["$archiver"] else {
+            return false
+        }
+        return true
+    }
+
     /// Reads the envelope of the archive in `data`.
     /// - Throws: ``ModelError`` for a property list that is damaged or not a
     ///   keyed archive.

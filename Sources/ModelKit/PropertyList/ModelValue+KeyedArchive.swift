@@ -1,6 +1,15 @@
 import Foundation
 
 extension ModelValue {
+    /// Whether `data` is an `NSKeyedArchiver` archive (a property list
+    /// whose `$archiver` is `NSKeyedArchiver`), which
+    /// ``init(keyedArchive:)`` reads and ``init(propertyList:)`` refuses.
+    /// ``init(contentsOf:)`` and ``ModelObject/init(contentsOf:)`` ask it
+    /// of every property-list file.
+    public static func isKeyedArchive(_ data: Data) -> Bool {
+        KeyedArchive.isKeyedArchive(data)
+    }
+
     /// Reads an `NSKeyedArchiver` archive of plain Foundation objects.
     ///
     /// The archive is read as the property list it is (binary or XML), and
