@@ -58,13 +58,13 @@ struct KeyedArchiveReader {
     mutating func rootValue() throws -> ModelValue {
         let value = try walkFromTop()
         let missing = weaklyReferred.filter { !isWrittenModel[$0] }
-        guard !missing.isEmpty else { return value }
+        guard !missing.isEmpty else { return Self.renumberingIDs(value) }
         // Again, leaving out the weak references to models nothing holds.
         unheld = missing
         weaklyReferred = []
         produced = 0
         isWrittenModel = [Bool](repeating: false, count: archive.objects.count)
-        return try walkFromTop()
+        return Self.renumberingIDs(try walkFromTop())
     }
 
     private mutating func walkFromTop() throws -> ModelValue {
