@@ -1,0 +1,35 @@
+extension ModelObject {
+    /// The model class that DejalObject's `"representedClassName"` `raw`
+    /// stands for, read as this class: this class itself (its
+    /// ``archivedClassName`` or ``typeName``), a name mapped with
+    /// ``register(_:as:)``, or a registered subclass whose archived class
+    /// name it is (with or without a module prefix, as keyed archives name
+    /// classes).
+    /// - Throws: ``ModelError`` with the key `representedClassName` when the
+    ///   name is not a string, names no known class, or a class that is not
+    ///   this one or a subclass of it.
+    class func representedClass(named raw: ModelValue) throws -> ModelObject.Type {
+        let key = DejalObjectForm.classNameKey
+        guard case .string(let name) = raw else {
+            throw ModelError.typeMismatch(expected: "a class name", found: raw).prepending(.key(key))
+        }
+        if name == archivedClassName || name == ClassLayout.of(self).typeName { return self }
+        guard let found = ModelObject.archivedType(named: name, root: self) else {
+            throw ModelError(
+                code: .unknownType,
+                message:
+                    "expected \"\(archivedClassName)\" or the class name of a registered subclass of \(self), "
+                    + "found \"\(name)\", which names no registered class (see ModelObject.register(_:as:))",
+                keyPath: ModelKeyPath([.key(key)]))
+        }
+        guard found is Self.Type else {
+            throw ModelError(
+                code: .typeNotAllowed,
+                message:
+                    "expected \(self) or a subclass of it, found \"\(name)\", which names \(found), "
+                    + "a class that is not a subclass of \(self)",
+                keyPath: ModelKeyPath([.key(key)]))
+        }
+        return found
+    }
+}
