@@ -57,10 +57,15 @@ extension DejalObjectForm {
         return date
     }
 
-    /// Whether `object` is a `DejalDate` dictionary with no date.
+    /// Whether `object` is a `DejalDate` dictionary with no date (a
+    /// malformed one is not: reading it as a `Date` reports it).
     static func isNoDate(_ object: ModelValue.Object) -> Bool {
         guard case .string(dateClass)? = object[classNameKey] else { return false }
-        return (try? date(from: object)) == .some(nil)
+        do {
+            return try date(from: object) == nil
+        } catch {
+            return false
+        }
     }
 
     /// A `DejalInterval` dictionary's interval. Units 0 to 7 are seconds,
@@ -211,9 +216,10 @@ extension DejalObjectForm {
     /// The value of a saved property as DejalObject saves it: colours,
     /// dates, intervals, times of day and data (alone, optional or in
     /// arrays) as their value classes' dictionaries; other values in their
-    /// ModelKit form (`encoded`); `nil` (the member left out) for a nil
-    /// value, as DejalObject leaves out nil properties.
-    static func savedValue(_ value: Any, encoded: () -> ModelValue) -> ModelValue? {
+    /// ModelKit form (`encoded`). A nil value stays `null` in the saved form
+    /// (merges and patches need every saved key); documents leave it out
+    /// (``leavingOutNils(_:)``), as DejalObject leaves out nil properties.
+    static func savedValue(_ value: Any, encoded: () -> ModelValue) -> ModelValue {
         switch value {
         case let color as Color: return dictionary(of: color)
         case let date as Date: return dictionary(of: date)
@@ -225,10 +231,30 @@ extension DejalObjectForm {
         case let intervals as [Interval]: return .array(intervals.map(dictionary(of:)))
         case let times as [TimeOfDay]: return .array(times.map(dictionary(of:)))
         case let data as [Data]: return .array(data.map(dictionary(of:)))
-        default:
-            let value = encoded()
-            if case .null = value { return nil }
-            return value
+        default: return encoded()
+        }
+    }
+
+    /// `members` with the `null` members of every DejalObject dictionary in
+    /// it (one with a `representedClassName`) left out, as DejalObject's
+    /// `-dictionary` leaves out nil properties: what documents of a
+    /// ``SavedDialect/dejalObject`` class hold.
+    static func leavingOutNils(_ members: ModelValue.Object) -> ModelValue.Object {
+        let isDejal = members[classNameKey] != nil
+        var result = ModelValue.Object(minimumCapacity: members.count)
+        for (index, (key, value)) in members.enumerated() {
+            if isDejal, case .null = value { continue }
+            result.appendNew(key: key, value: leavingOutNils(value))
+            if let text = members.text(at: index) { result.setText(text, at: result.count - 1) }
+        }
+        return result
+    }
+
+    private static func leavingOutNils(_ value: ModelValue) -> ModelValue {
+        switch value {
+        case .object(let members): .object(leavingOutNils(members))
+        case .array(let elements): .array(elements.map(leavingOutNils))
+        default: value
         }
     }
 }

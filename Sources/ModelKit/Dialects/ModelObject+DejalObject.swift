@@ -33,3 +33,22 @@ extension ModelObject {
         return found
     }
 }
+
+extension ModelObject {
+    /// The saved form of this object as the root of a document (a file,
+    /// JSON, a dictionary, a property list): ``encodedRoot(references:maximumDepth:)``,
+    /// with nil values left out of DejalObject's dictionaries when this
+    /// class writes DejalObject's form.
+    func encodedDocument(
+        references: ReferencePolicy = .cycles, maximumDepth: Int = PropertyListBridge.maximumDepth
+    ) throws -> ModelValue.Object {
+        let members = try encodedRoot(references: references, maximumDepth: maximumDepth)
+        return layout.savedDialect == .dejalObject ? DejalObjectForm.leavingOutNils(members) : members
+    }
+
+    /// The same for APIs that cannot throw (see `encodedRootOrMarked`).
+    func encodedDocumentOrMarked(references: ReferencePolicy = .cycles) -> ModelValue.Object {
+        let members = encodedRootOrMarked(references: references)
+        return layout.savedDialect == .dejalObject ? DejalObjectForm.leavingOutNils(members) : members
+    }
+}

@@ -65,9 +65,7 @@ extension ModelObject {
                 let slot = layout.slots[offset]
                 let value: ModelValue
                 if isDejalObject {
-                    guard let saved = DejalObjectForm.savedValue(values[offset], encoded: { slot.codec.encode(values[offset]) })
-                    else { continue }
-                    value = saved
+                    value = DejalObjectForm.savedValue(values[offset]) { slot.codec.encode(values[offset]) }
                 } else if let strategy = slot.dateStrategy {
                     context.dateStrategy = strategy
                     value = slot.codec.encode(values[offset])

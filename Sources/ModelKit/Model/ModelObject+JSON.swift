@@ -17,7 +17,7 @@ extension ModelObject {
     public func jsonData(options: JSONWritingOptions = JSONWritingOptions()) throws -> Data {
         let options = dialectOptions(options)
         guard var writer = directlyFilledWriter(options: options) else {
-            return try ModelValue.object(encodedRoot(references: options.references, maximumDepth: options.maximumDepth)).jsonData(options: options)
+            return try ModelValue.object(encodedDocument(references: options.references, maximumDepth: options.maximumDepth)).jsonData(options: options)
         }
         return writer.takeData()
     }
@@ -26,7 +26,7 @@ extension ModelObject {
     public func jsonString(options: JSONWritingOptions = JSONWritingOptions()) throws -> String {
         let options = dialectOptions(options)
         guard var writer = directlyFilledWriter(options: options) else {
-            return try ModelValue.object(encodedRoot(references: options.references, maximumDepth: options.maximumDepth)).jsonString(options: options)
+            return try ModelValue.object(encodedDocument(references: options.references, maximumDepth: options.maximumDepth)).jsonString(options: options)
         }
         return writer.takeString()
     }
