@@ -64,21 +64,34 @@ enum DejalDocuments {
         return #"{"representedClassName":"DejalData","version":1,"length":\#(bytes.utf8.count),"string":"\#(base64)"}"#
     }
 
-    /// A subtask: the version-1 spelling (`name`).
+    /// A subtask: at version 1 (`name`, a colour), or at version 2 with
+    /// every saved key but the nil ones, as `-dictionary` writes it.
     static func subtask(_ name: String, version: Int = 1) -> String {
-        let key = version == 1 ? "name" : "title"
-        return #"{"representedClassName":"Task","version":\#(version),"\#(key)":"\#(name)","colour":\#(color(0, 0, 1, 1))}"#
+        guard version == 2 else {
+            return #"{"representedClassName":"Task","version":1,"name":"\#(name)","colour":\#(color(0, 0, 1, 1))}"#
+        }
+        return #"{"representedClassName":"Task","version":2,"title":"\#(name)","colour":\#(color(0, 0, 1, 1)),"#
+            + #""created":\#(date("1970-01-01T00:00:00Z")),"snooze":\#(interval(range: false, 5, 5, units: 1)),"#
+            + #""attachment":\#(data("")),"subtasks":[]}"#
     }
 
     /// A whole task at version 2, with every value class, a nested task, an
-    /// array of tasks (one at version 1) and a key this app does not save.
-    static let task = """
+    /// array of tasks (the first at `firstVersion`) and a key this app does
+    /// not save.
+    static func task(firstVersion: Int) -> String {
+        """
         {"representedClassName":"Task","version":2,"title":"Write the report a\\/b","colour":\(color(1, 0.5, 0, 1)),\
         "due":\(date("2026-11-21T14:30:00Z")),"created":\(date("2025-01-02T03:04:05Z")),\
         "snooze":\(interval(range: true, 2, 4, units: 2)),"alarm":\(time(7, 30, 15)),"attachment":\(data("hello")),\
-        "subtask":\(subtask("Gather figures", version: 2)),"subtasks":[\(subtask("Draft")),\(subtask("Review", version: 2))],\
-        "priority":3}
+        "subtask":\(subtask("Gather figures", version: 2)),\
+        "subtasks":[\(subtask("Draft", version: firstVersion)),\(subtask("Review", version: 2))],"priority":3}
         """
+    }
+
+    /// A task with an old subtask, for reading.
+    static let task = task(firstVersion: 1)
+    /// A task all at the current version, which writing gives back as it was.
+    static let currentTask = task(firstVersion: 2)
 
     /// A task at version 1 whose date has no date.
     static func oldTask(noDate: String) -> String {
