@@ -52,3 +52,16 @@ extension ModelObject {
         return layout.savedDialect == .dejalObject ? DejalObjectForm.leavingOutNils(members) : members
     }
 }
+
+extension ModelObject {
+    /// ``encodedRoot(references:maximumDepth:)`` in ModelKit's form whatever
+    /// each class's ``savedDialect``: for keyed archives, whose writer tells
+    /// models by their type key.
+    func encodedRootInModelKitForm(references: ReferencePolicy) throws -> ModelValue.Object {
+        let guardian = EncodingGuard.current
+        let saved = guardian.writesSavedDialects
+        guardian.writesSavedDialects = false
+        defer { guardian.writesSavedDialects = saved }
+        return try encodedRoot(references: references)
+    }
+}

@@ -47,7 +47,7 @@ extension ModelObject {
         let (values, bag, newerVersion) = withState { ($0.snapshotValues(), $0.bag.objectKeepingTexts, $0.loadedNewerVersion) }
         var members = ModelValue.Object(minimumCapacity: layout.savedOrder.count + bag.count + 3)
         if let id { members.appendNew(key: ReferenceKeys.id, value: .string(id)) }
-        let isDejalObject = layout.savedDialect == .dejalObject
+        let isDejalObject = layout.savedDialect == .dejalObject && guardian.writesSavedDialects
         if includeMetadata, isDejalObject {
             // DejalObject's metadata: its class name and version (see DejalObjectForm).
             members.appendNew(

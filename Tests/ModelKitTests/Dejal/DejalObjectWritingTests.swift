@@ -112,3 +112,19 @@ import Testing
         #expect(values[1].0["string"] == "2025-11-16T15:33:20Z")
     }
 }
+
+/// Keyed archives are NSCoding's form, not DejalObject's: a class that writes
+/// DejalObject's form still archives its models as models.
+@Suite struct DejalObjectArchivingTests {
+    @Test func aDejalObjectClassArchivesAndReadsBack() throws {
+        let task = try DejalTask(json: Data(DejalDocuments.currentTask.utf8))
+        let archive = try task.keyedArchiveData()
+        let copy = try DejalTask(keyedArchive: archive)
+        #expect(copy.isEquivalent(to: task))
+        let text = String(decoding: archive, as: UTF8.self)
+        #expect(!text.contains("representedClassName") && !text.contains("DejalColor"), "models archived as models")
+        #expect(try DejalTask(json: task.jsonData()).isEquivalent(to: task), "the dialect is back on after archiving")
+        #expect(String(decoding: try task.jsonData(), as: UTF8.self).contains("DejalColor"))
+        #expect(copy.subtasks.map(\.title) == ["Draft", "Review"])
+    }
+}
