@@ -273,8 +273,8 @@ final class DiffTree: ModelObject, @unchecked Sendable {
         (#"{"name":"r","kids":[{"name":"a","rating":"high"}]}"#,
          #"kids[0].rating: expected Int, found a string ("high")"#),
         (#"{"version":1,"label":"r","rating":9}"#, "rating: must be at most 5, found 9"),
-        (#"{"representedClassName":"DiffTree","kids":[{"representedClassName":"Stranger"}]}"#,
-         #"kids[0].representedClassName: expected "DiffTree" or the class name of a registered subclass of DiffTree, found "Stranger", which names no registered class (see ModelObject.register(_:as:))"#),
+        (#"{"representedClassName":"DiffTree","kids":[{"representedClassName":"DejalNobody"}]}"#,
+         #"kids[0].representedClassName: expected "DiffTree" or the class name of a registered subclass of DiffTree, found "DejalNobody", which names no registered class (see ModelObject.register(_:as:))"#),
     ]
 
     @Test(arguments: [Path.direct, .modelValue, .arrayElement, .jsonLines, .file, .modelJSONDecoder, .foundationJSONDecoder])
