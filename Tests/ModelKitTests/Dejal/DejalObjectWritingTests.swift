@@ -30,6 +30,19 @@ import Testing
         #expect(String(decoding: written, as: UTF8.self).contains(#"a\/b"#))
     }
 
+    /// Pretty-printed, the bytes differ from `NSJSONSerialization`'s only in
+    /// whitespace: it writes `"key" : value` and an empty array over two lines.
+    @Test func prettyJSONDiffersFromNSJSONSerializationsOnlyInSpacing() throws {
+        let task = try DejalTask(json: Self.original)
+        let written = try task.jsonData(options: JSONWritingOptions(prettyPrinted: true, sortedKeys: true))
+        let foundation = try JSONSerialization.data(
+            withJSONObject: Self.foundationObject(Self.original), options: [.prettyPrinted, .sortedKeys])
+        let respaced = String(decoding: foundation, as: UTF8.self)
+            .replacingOccurrences(of: "\" : ", with: "\": ")
+            .replacingOccurrences(of: #"\[\n *\n *\]"#, with: "[]", options: .regularExpression)
+        #expect(String(decoding: written, as: UTF8.self) == respaced)
+    }
+
     @Test func dictionaryAndPropertyListsHoldTheSameDictionaries() throws {
         let task = try DejalTask(json: Self.original)
         let expected = try Self.foundationObject(Self.original)
