@@ -132,3 +132,23 @@ import Testing
         }
     }
 }
+
+/// `representedClassName` is metadata: never in the bag, on loading or by hand.
+@Suite struct DejalObjectMetadataTests {
+    @Test func theClassNameIsNotAnExtensibleProperty() throws {
+        let reader = DejalReader()
+        let error = try #require(throws: ModelError.self) {
+            try reader.setExtensibleProperty("Task", forKey: "representedClassName")
+        }
+        #expect(error.description == #"representedClassName: "representedClassName" is a metadata key of DejalReader, written by ModelKit"#)
+    }
+
+    @Test func aClassNameOfAnotherClassIsRefusedByAnInitializer() throws {
+        ModelObject.register(DejalChecklist.self)
+        let json = #"{"representedClassName":"Checklist","title":"x"}"#
+        let error = try #require(throws: ModelError.self) { try DejalTask(json: Data(json.utf8)) }
+        #expect("\(error)".contains("the data is a DejalChecklist"), "\(error)")
+        let decoded = try DejalTask.decoded(from: ModelValue(json: Data(json.utf8)))
+        #expect(decoded is DejalChecklist)
+    }
+}
