@@ -62,8 +62,10 @@ extension ModelValue {
             } catch let error as ModelError {
                 throw error.prepending(.key(key))
             }
-            if case .object = value {} else if case .array = value {} else if let text = members.text(at: index) {
-                result.setText(text, at: result.count - 1)
+            // A scalar keeps its spelling (`1.10`); a container may have changed.
+            switch value {
+            case .object, .array: break
+            default: if let text = members.text(at: index) { result.setText(text, at: result.count - 1) }
             }
         }
         return result
