@@ -65,3 +65,22 @@ extension ModelObject {
         return try encodedRoot(references: references)
     }
 }
+
+extension Array where Element: ModelObject {
+    /// Whether a model of the array writes DejalObject's form.
+    var hasDejalObjectModels: Bool {
+        contains { $0.layout.savedDialect == .dejalObject }
+    }
+
+    /// The models as the root of a document: ``arrayModelValue(references:maximumDepth:)``,
+    /// with nil values left out of DejalObject's dictionaries (as
+    /// `encodedDocument` leaves them out for one model).
+    func arrayDocument(references: ReferencePolicy = .cycles, maximumDepth: Int = 512) throws -> ModelValue {
+        let value = try arrayModelValue(references: references, maximumDepth: maximumDepth)
+        guard hasDejalObjectModels, case .array(let elements) = value else { return value }
+        return .array(elements.map { element in
+            guard case .object(let members) = element else { return element }
+            return .object(DejalObjectForm.leavingOutNils(members))
+        })
+    }
+}

@@ -86,6 +86,21 @@ import Testing
         #expect(task.modelValue["due"] == .null)
     }
 
+    @Test func anArrayOfModelsIsWrittenAsOneModelIs() throws {
+        let task = DejalTask()
+        task.title = "a/b"
+        let json = String(decoding: try [task, DejalTask()].jsonData(), as: UTF8.self)
+        #expect(!json.contains("null") && json.contains(#"a\/b"#) && json.contains("DejalColor"), "\(json)")
+        try withTemporaryFolder { folder in
+            let url = folder.appendingPathComponent("tasks.plist")
+            try [task].write(to: url)
+            let read = try PropertyListSerialization.propertyList(from: Data(contentsOf: url), format: nil) as? [[String: Any]]
+            #expect(read?.first?["representedClassName"] as? String == "Task")
+            #expect(read?.first?["due"] == nil)
+            #expect(try [DejalTask](contentsOf: url).first?.title == "a/b")
+        }
+    }
+
     @Test func metadataIsTheArchivedClassNameAndTheVersion() throws {
         let checklist = DejalChecklist()
         let saved = try ModelValue(json: checklist.jsonData())
