@@ -74,7 +74,10 @@ enum Command: String, CaseIterable {
             property list). JSON is pretty-printed. An OUT of - writes standard
             output, as JSON unless --format says otherwise. The write is atomic.
             Any document converts, not only the Demo's classes; property lists
-            have no null, so null is written as "$null".
+            have no null, so null is written as "$null". A DejalObject file (JSON
+            or a property list whose root has a representedClassName) is written
+            in ModelKit's form: each class name under "type", and DejalColor,
+            DejalDate, DejalInterval, DejalTime and DejalData as ModelKit's values.
             """
         case .set:
             """

@@ -19,7 +19,11 @@ extension Commands {
             chosen = .json(.pretty)
         }
         let document = try Document.read(input)
-        let size = try Document.write(.value(document.value), to: output, format: chosen)
+        // A DejalObject file (its root names a representedClassName) is written in ModelKit's form.
+        let value = try Document.attributing(to: input) {
+            document.value["representedClassName"] == nil ? document.value : try document.value.convertedFromDejalObject()
+        }
+        let size = try Document.write(.value(value), to: output, format: chosen)
         report("wrote \(output.outputName) (\(name(of: chosen)), \(size) bytes)", besides: output)
     }
 

@@ -7,9 +7,12 @@ extension Optional: ModelValueConvertible where Wrapped: ModelValueConvertible {
         Wrapped._destroyStoredOptional(at: cell)
     }
 
-    /// `null` reads as `nil`; anything else as the wrapped type.
+    /// `null` reads as `nil`, and so does DejalObject's `DejalDate` with no
+    /// date where the wrapped type is `Date`; anything else as the wrapped type.
     public init(modelValue: ModelValue) throws {
         if case .null = modelValue {
+            self = .none
+        } else if case .object(let object) = modelValue, Wrapped.self == Date.self, DejalObjectForm.isNoDate(object) {
             self = .none
         } else {
             self = .some(try Wrapped.decoded(from: modelValue))

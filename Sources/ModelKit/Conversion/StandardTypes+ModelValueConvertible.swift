@@ -167,7 +167,8 @@ extension Float: ModelValueConvertible {
 }
 
 extension Data: ModelValueConvertible {
-    /// Accepts data, or a base64 string (the form data takes in JSON).
+    /// Accepts data, a base64 string (the form data takes in JSON), or
+    /// DejalObject's `DejalData` dictionary.
     public init(modelValue: ModelValue) throws {
         switch modelValue {
         case .data(let value): self = value
@@ -177,6 +178,11 @@ extension Data: ModelValueConvertible {
                     code: .invalidValue, message: "expected base64-encoded Data, found \(modelValue.excerpt)")
             }
             self = value
+        case .object(let object):
+            guard let dejal = try DejalObjectForm.members(of: object, as: DejalObjectForm.dataClass) else {
+                throw ModelError.typeMismatch(expected: "Data", found: modelValue)
+            }
+            self = try DejalObjectForm.data(from: dejal)
         default: throw ModelError.typeMismatch(expected: "Data", found: modelValue)
         }
     }

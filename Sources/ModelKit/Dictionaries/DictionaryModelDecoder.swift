@@ -151,6 +151,7 @@ enum DictionaryModelDecoder {
         if let typeKey = layout.typeKey, key == typeKey {
             return key.utf8.elementsEqual(typeKey.utf8) ? JSONDecodingPlan.typeTarget : inexactMetadataTarget
         }
+        if key == DejalObjectForm.classNameKey { return JSONDecodingPlan.dejalClassTarget }
         return bagTarget
     }
 

@@ -26,7 +26,8 @@ enum DictionaryModelEncoder {
     /// The saved form of `object`, whose depth among the models being written is `depth`.
     static func dictionary(of object: ModelObject, depth: Int = 1) throws -> [String: Any] {
         let layout = object.layout
-        guard layout.problems.isEmpty else { throw Failure() }
+        // DejalObject's form is written by the ModelValue path (see DejalObjectForm).
+        guard layout.problems.isEmpty, layout.savedDialect == .modelKit else { throw Failure() }
         guard depth <= directDepth else {
             // A reference or a problem in there is recorded in the EncodingGuard, which the caller checks.
             return PropertyListBridge.dictionary(from: object.encodedMembers())

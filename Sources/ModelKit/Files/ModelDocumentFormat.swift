@@ -201,7 +201,7 @@ extension ModelObject {
             if references == .shared { options.references = .shared }
             data = try jsonData(options: options)
         } else {
-            data = try format.data(for: .object(encodedRoot(references: references)))
+            data = try format.data(for: .object(encodedDocument(references: references)))
         }
         try DurableFile.write(data, to: url, durability: durability)
         if let counts { clearChanges(unchangedSince: counts) }

@@ -20,6 +20,9 @@ final class EncodingGuard {
 
     /// The first failure met since the root began.
     @exclusivity(unchecked) var failure: ModelError?
+    /// Whether classes write their ``ModelObject/savedDialect``; off while a
+    /// keyed archive is written, which holds models in ModelKit's form.
+    @exclusivity(unchecked) var writesSavedDialects = true
     /// Whether a reference has been written since the root began. The direct
     /// writers, which cannot add `"$id"` to a model already written, fall
     /// back when it is set.

@@ -89,7 +89,9 @@ extension Array where Element: ModelObject {
 
     /// The models as a JSON array.
     public func jsonData(options: JSONWritingOptions = JSONWritingOptions()) throws -> Data {
-        try arrayModelValue(references: options.references, maximumDepth: options.maximumDepth)
+        var options = options
+        if hasDejalObjectModels { options.escapesSlashes = true }
+        return try arrayDocument(references: options.references, maximumDepth: options.maximumDepth)
             .jsonData(options: options)
     }
 
@@ -100,7 +102,7 @@ extension Array where Element: ModelObject {
 
     /// The models as a property list whose root is an array.
     public func propertyListData(format: PropertyListSerialization.PropertyListFormat = .xml) throws -> Data {
-        try arrayModelValue().propertyListData(format: format)
+        try arrayDocument().propertyListData(format: format)
     }
 
     /// Writes the models as one document through ModelKit's durable writer
@@ -121,9 +123,9 @@ extension Array where Element: ModelObject {
         let format = try ModelDocumentFormat.chosen(format, for: url)
         let value: ModelValue
         if case .json(let options) = format {
-            value = try arrayModelValue(references: options.references, maximumDepth: options.maximumDepth)
+            value = try arrayDocument(references: options.references, maximumDepth: options.maximumDepth)
         } else {
-            value = try arrayModelValue()
+            value = try arrayDocument()
         }
         try value.write(to: url, format: format, durability: durability)
     }

@@ -52,6 +52,19 @@ extension ModelObject {
                     keyPath: ModelKeyPath([.key(typeKey)]))
             }
         }
+        // DejalObject's class name names the class as the type key does.
+        let representedClass = DejalObjectForm.className(of: members)
+        if let representedClass, layout.offset(forKey: DejalObjectForm.classNameKey) == nil {
+            let resolved = try type.representedClass(named: representedClass)
+            if resolved != type {
+                throw ModelError(
+                    code: .typeNotAllowed,
+                    message:
+                        "the data is a \(resolved) (\(representedClass.excerpt)), and an initializer of \(type) "
+                        + "cannot create a subclass; read it with \(type).decoded(from:) or \(resolved)'s initializer",
+                    keyPath: ModelKeyPath([.key(DejalObjectForm.classNameKey)]))
+            }
+        }
 
         // Upgrades, one version step at a time, on the raw values.
         if loadedVersion < layout.version {
@@ -90,7 +103,9 @@ extension ModelObject {
                         try unknown.record(
                             ModelError(code: .invalidValue, message: "\(error)", keyPath: ModelKeyPath([.key(key)])))
                     }
-                } else if key != layout.versionKey, key != layout.typeKey {
+                } else if key != layout.versionKey, key != layout.typeKey,
+                    representedClass == nil || key != DejalObjectForm.classNameKey
+                {
                     switch policy {
                     case .keep:
                         pending.bag.appendNew(key: key, value: value)
@@ -162,6 +177,7 @@ extension ModelObject {
         }
         if let versionKey = layout.versionKey { values[versionKey] = nil }
         if let typeKey = layout.typeKey { values[typeKey] = nil }
+        if layout.offset(forKey: DejalObjectForm.classNameKey) == nil { values[DejalObjectForm.classNameKey] = nil }
         let type = Swift.type(of: self)
         for step in version..<layout.version {
             do {
@@ -299,6 +315,8 @@ extension ModelObject: ModelValueConvertible {
                 throw ModelError.typeMismatch(expected: "a type name", found: raw).prepending(.key(typeKey))
             }
             if name != layout.typeName { target = try resolveType(named: name).get() }
+        } else if let raw = DejalObjectForm.className(of: members), layout.offset(forKey: DejalObjectForm.classNameKey) == nil {
+            target = try representedClass(named: raw)
         }
         let object: ModelObject
         if let raw = members[ReferenceKeys.id] {

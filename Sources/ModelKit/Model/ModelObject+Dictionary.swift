@@ -19,7 +19,7 @@ extension ModelObject {
         // Straight from the slots when the direct path can; otherwise, and
         // to report every failure, through ModelValue.
         if references == .cycles, let direct = directDictionary() { return direct }
-        return PropertyListBridge.dictionary(from: encodedRootOrMarked(references: references))
+        return PropertyListBridge.dictionary(from: encodedDocumentOrMarked(references: references))
     }
 
     /// Applies loaded values to this object, all or nothing.
@@ -81,6 +81,6 @@ extension ModelObject {
     public func propertyListData(
         format: PropertyListSerialization.PropertyListFormat = .xml, references: ReferencePolicy = .cycles
     ) throws -> Data {
-        try ModelValue.object(encodedRoot(references: references)).propertyListData(format: format)
+        try ModelValue.object(encodedDocument(references: references)).propertyListData(format: format)
     }
 }

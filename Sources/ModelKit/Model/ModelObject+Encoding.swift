@@ -47,7 +47,14 @@ extension ModelObject {
         let (values, bag, newerVersion) = withState { ($0.snapshotValues(), $0.bag.objectKeepingTexts, $0.loadedNewerVersion) }
         var members = ModelValue.Object(minimumCapacity: layout.savedOrder.count + bag.count + 3)
         if let id { members.appendNew(key: ReferenceKeys.id, value: .string(id)) }
-        if includeMetadata {
+        let isDejalObject = layout.savedDialect == .dejalObject && guardian.writesSavedDialects
+        if includeMetadata, isDejalObject {
+            // DejalObject's metadata: its class name and version (see DejalObjectForm).
+            members.appendNew(
+                key: DejalObjectForm.classNameKey, value: .string(Swift.type(of: self).archivedClassName))
+            members.appendNew(
+                key: DejalObjectForm.versionKey, value: .int(max(layout.version, newerVersion ?? 0)))
+        } else if includeMetadata {
             if let typeKey = layout.typeKey { members.appendNew(key: typeKey, value: .string(layout.typeName)) }
             if let versionKey = layout.versionKey {
                 members.appendNew(key: versionKey, value: .int(max(layout.version, newerVersion ?? 0)))
@@ -57,7 +64,9 @@ extension ModelObject {
             for offset in layout.savedOrder {
                 let slot = layout.slots[offset]
                 let value: ModelValue
-                if let strategy = slot.dateStrategy {
+                if isDejalObject {
+                    value = DejalObjectForm.savedValue(values[offset]) { slot.codec.encode(values[offset]) }
+                } else if let strategy = slot.dateStrategy {
                     context.dateStrategy = strategy
                     value = slot.codec.encode(values[offset])
                     context.dateStrategy = layout.dateStrategy

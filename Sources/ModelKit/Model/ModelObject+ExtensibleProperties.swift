@@ -54,7 +54,8 @@ extension ModelObject {
                     + "set it with setValue(_:forKey:)",
                 keyPath: ModelKeyPath([.key(key)]))
         }
-        if key == layout.versionKey || key == layout.typeKey {
+        // DejalObject's class name is read as metadata too (see DejalObjectForm).
+        if key == layout.versionKey || key == layout.typeKey || key == DejalObjectForm.classNameKey {
             throw ModelError(
                 code: .invalidValue,
                 message: "\"\(key)\" is a metadata key of \(Swift.type(of: self)), written by ModelKit",

@@ -15,18 +15,29 @@ extension ModelObject {
     ///   number, named by its key path), models nested past the limit, or a
     ///   class with declaration problems.
     public func jsonData(options: JSONWritingOptions = JSONWritingOptions()) throws -> Data {
+        let options = dialectOptions(options)
         guard var writer = directlyFilledWriter(options: options) else {
-            return try ModelValue.object(encodedRoot(references: options.references, maximumDepth: options.maximumDepth)).jsonData(options: options)
+            return try ModelValue.object(encodedDocument(references: options.references, maximumDepth: options.maximumDepth)).jsonData(options: options)
         }
         return writer.takeData()
     }
 
     /// The saved form as a JSON string; see ``jsonData(options:)``.
     public func jsonString(options: JSONWritingOptions = JSONWritingOptions()) throws -> String {
+        let options = dialectOptions(options)
         guard var writer = directlyFilledWriter(options: options) else {
-            return try ModelValue.object(encodedRoot(references: options.references, maximumDepth: options.maximumDepth)).jsonString(options: options)
+            return try ModelValue.object(encodedDocument(references: options.references, maximumDepth: options.maximumDepth)).jsonString(options: options)
         }
         return writer.takeString()
+    }
+
+    /// `options`, with slashes escaped (`\/`) as `NSJSONSerialization`
+    /// escapes them when this class writes DejalObject's form.
+    func dialectOptions(_ options: JSONWritingOptions) -> JSONWritingOptions {
+        guard layout.savedDialect == .dejalObject, !options.escapesSlashes else { return options }
+        var options = options
+        options.escapesSlashes = true
+        return options
     }
 
     /// A writer holding this object's JSON, written straight from the slots

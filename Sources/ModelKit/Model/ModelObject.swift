@@ -194,6 +194,15 @@ open class ModelObject: @unchecked Sendable {
     /// ```
     open class var archivedClassName: String { String(describing: self) }
 
+    /// The form this class's objects are written in: ``SavedDialect/modelKit``
+    /// (the default) or ``SavedDialect/dejalObject``, which an app built on
+    /// DejalObject loads. Reading accepts both, whatever this says.
+    ///
+    /// ```swift
+    /// override class var savedDialect: SavedDialect { .dejalObject }
+    /// ```
+    open class var savedDialect: SavedDialect { .modelKit }
+
     /// The saved key whose value identifies this class's objects inside
     /// arrays, for three-way merges; default `nil`: arrays of this class's
     /// objects merge by position.

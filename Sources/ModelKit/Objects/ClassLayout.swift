@@ -71,6 +71,8 @@ final class ClassLayout: Sendable {
     let version: Int
     let versionKey: String?
     let typeKey: String?
+    /// The form objects of the class are written in.
+    let savedDialect: SavedDialect
     let dateStrategy: DateStrategy
     /// What loading does with keys the class does not save.
     let unknownKeys: UnknownKeyPolicy
@@ -155,6 +157,7 @@ final class ClassLayout: Sendable {
         version = settings ? type.version : 1
         versionKey = settings ? type.versionKey : nil
         typeKey = settings ? type.typeKey : nil
+        savedDialect = settings ? type.savedDialect : .modelKit
         dateStrategy = settings ? type.dateStrategy : .iso8601
         unknownKeys = settings ? type.unknownKeys : .keep
         self.problems = problems

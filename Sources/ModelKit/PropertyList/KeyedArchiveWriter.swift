@@ -34,7 +34,7 @@ struct KeyedArchiveWriter {
     /// - Throws: ``ModelError`` when the graph cannot be saved (see
     ///   ``ModelObject/modelValue``).
     static func data(of root: ModelObject) throws -> Data {
-        let saved = try root.encodedRoot(references: .shared)
+        let saved = try root.encodedRootInModelKitForm(references: .shared)
         var types: [String: ModelObject.Type] = [:]
         root.walkGraph { object, _ in
             types[object.layout.typeName] = Swift.type(of: object)

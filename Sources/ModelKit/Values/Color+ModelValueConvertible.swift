@@ -6,7 +6,8 @@ extension Color: ModelValueConvertible {
     ///
     /// Accepts an object with numbers from 0 to 1 for `"red"`, `"green"` and
     /// `"blue"`, and optionally `"alpha"` (1 when absent), and no other keys;
-    /// or a string that ``init(hex:)`` accepts.
+    /// or a string that ``init(hex:)`` accepts; or DejalObject's `DejalColor`
+    /// dictionary.
     ///
     /// ```swift
     /// let saved: ModelValue = ["red": 1, "green": 0.5, "blue": 0]
@@ -26,6 +27,10 @@ extension Color: ModelValueConvertible {
             }
             self = color
         case .object(let object):
+            if let dejal = try DejalObjectForm.members(of: object, as: DejalObjectForm.colorClass) {
+                self = try DejalObjectForm.color(from: dejal)
+                return
+            }
             for key in object.keys where !Color.componentKeys.contains(key) {
                 throw ModelError.invalidValue(
                     "expected only the keys \"red\", \"green\", \"blue\" and \"alpha\", found \(ModelValue.quoted(key))"

@@ -5,7 +5,8 @@ extension Date: ModelValueConvertible {
     /// `yyyy-MM-ddTHH:mm:ss` with whole seconds or a fraction of any length,
     /// then `Z` or a `±hh:mm` offset; under a seconds or milliseconds
     /// ``DateStrategy``, also a number (seconds since 2001 under
-    /// ``DateStrategy/deferredToDate``, since 1970 under the others).
+    /// ``DateStrategy/deferredToDate``, since 1970 under the others); or
+    /// DejalObject's `DejalDate` dictionary.
     ///
     /// ```swift
     /// let date = try Date(modelValue: "2025-11-16T16:33:20.5+01:00")
@@ -47,6 +48,16 @@ extension Date: ModelValueConvertible {
             case .millisecondsSince1970: self = Date(timeIntervalSince1970: number / 1000)
             default: self = Date(timeIntervalSince1970: number)
             }
+        case .object(let object):
+            // DejalObject's DejalDate; one with no date is nil, which only an optional holds.
+            guard let dejal = try DejalObjectForm.members(of: object, as: DejalObjectForm.dateClass) else {
+                throw ModelError.typeMismatch(expected: "Date", found: modelValue)
+            }
+            guard let date = try DejalObjectForm.date(from: dejal) else {
+                throw ModelError.invalidValue(
+                    "expected a date, found a DejalDate with no date, which only an optional Date (Date?) can hold")
+            }
+            self = date
         default:
             throw ModelError.typeMismatch(expected: "Date", found: modelValue)
         }

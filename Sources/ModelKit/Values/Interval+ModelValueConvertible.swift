@@ -5,7 +5,8 @@ extension Interval: ModelValueConvertible {
     /// `{"from": 2, "to": 4, "unit": "hours"}` (amounts are numbers of zero or
     /// more; the unit is a name that ``init(_:)-(String)`` accepts), or a
     /// string that ``init(_:)-(String)`` reads, such as `"never"`,
-    /// `"forever"` or `"5 minutes"`.
+    /// `"forever"` or `"5 minutes"`; or DejalObject's `DejalInterval`
+    /// dictionary (its `extraValues` are dropped).
     ///
     /// ```swift
     /// print(try Interval(modelValue: ["amount": 5, "unit": "minutes"]))   // 5 minutes
@@ -25,7 +26,11 @@ extension Interval: ModelValueConvertible {
             }
             self = interval
         case .object(let object):
-            self = try Interval(object: object)
+            if let dejal = try DejalObjectForm.members(of: object, as: DejalObjectForm.intervalClass) {
+                self = try DejalObjectForm.interval(from: dejal)
+            } else {
+                self = try Interval(object: object)
+            }
         default:
             throw ModelError.typeMismatch(
                 expected: "an Interval (an object of \"amount\" and \"unit\", or text such as \"5 minutes\")",

@@ -1,10 +1,17 @@
 extension TimeOfDay: ModelValueConvertible {
     /// Reads a time from its saved form, the text `"14:30:00"`; the seconds
-    /// may be left out (`"14:30"`).
+    /// may be left out (`"14:30"`); or DejalObject's `DejalTime` dictionary
+    /// (its `timeZoneName` is dropped).
     ///
     /// - Throws: ``ModelError`` when the value is not a string, or is a string
     ///   that ``init(_:)`` does not accept.
     public init(modelValue: ModelValue) throws {
+        if case .object(let object) = modelValue,
+            let dejal = try DejalObjectForm.members(of: object, as: DejalObjectForm.timeClass)
+        {
+            self = try DejalObjectForm.time(from: dejal)
+            return
+        }
         guard case .string(let text) = modelValue else {
             throw ModelError.typeMismatch(expected: "a TimeOfDay such as \"14:30:00\"", found: modelValue)
         }

@@ -224,6 +224,34 @@ final class DiffTree: ModelObject, @unchecked Sendable {
         }
     }
 
+    /// DejalObject's form (issue 52): the class named by
+    /// `representedClassName`, an old version, nested objects, unknown keys.
+    static let dejalObjectCorpus: [(name: String, json: String)] = {
+        let unknown = unknownMembers.joined(separator: ",")
+        return [
+            ("DejalObject's form",
+             #"{"representedClassName":"DiffTree","version":1,"label":"r","rating":2,"kids":[{"representedClassName":"DiffTree","version":2,"name":"a","# + unknown + #"}],"# + unknown + "}"),
+            ("DejalObject's form in a ModelKit document",
+             #"{"name":"r","kids":[{"representedClassName":"DiffTree","version":1,"label":"a"}],"# + unknown + "}"),
+        ]
+    }()
+
+    @Test(arguments: Path.allCases)
+    func everyPathReadsDejalObjectsFormAlike(path: Path) throws {
+        for (name, json) in Self.dejalObjectCorpus {
+            let reference = try Self.load(json, through: .direct)
+            let loaded = try Self.load(json, through: path)
+            #expect(loaded.hooked == reference.hooked, "\(name) through \(path)")
+            let saved = try loaded.model.jsonString()
+            #expect(!saved.contains("representedClassName"), "\(name) through \(path)")
+            let values = try [saved, reference.model.jsonString()].map { Self.asDoubles(try ModelValue(json: Data($0.utf8))) }
+            #expect(values[0] == values[1], "\(name) through \(path)")
+            if path.keepsSpelling { #expect(saved == (try reference.model.jsonString()), "\(name) through \(path)") }
+        }
+        let direct = try Self.load(Self.dejalObjectCorpus[0].json, through: .direct).model
+        #expect(direct.name == "r" && direct.kids.map(\.name) == ["a"] && direct.rating == 2)
+    }
+
     // MARK: - The same hooks
 
     @Test(arguments: Path.allCases)
@@ -245,6 +273,8 @@ final class DiffTree: ModelObject, @unchecked Sendable {
         (#"{"name":"r","kids":[{"name":"a","rating":"high"}]}"#,
          #"kids[0].rating: expected Int, found a string ("high")"#),
         (#"{"version":1,"label":"r","rating":9}"#, "rating: must be at most 5, found 9"),
+        (#"{"representedClassName":"DiffTree","kids":[{"representedClassName":"DejalNobody"}]}"#,
+         #"kids[0].representedClassName: expected "DiffTree" or the class name of a registered subclass of DiffTree, found "DejalNobody", which names no registered class (see ModelObject.register(_:as:))"#),
     ]
 
     @Test(arguments: [Path.direct, .modelValue, .arrayElement, .jsonLines, .file, .modelJSONDecoder, .foundationJSONDecoder])

@@ -847,6 +847,45 @@ final class ReadmeVersionedNote: ModelObject, @unchecked Sendable {
         try Self.check(37, example)
     }
 
+    @Test func example38() throws {
+        func example() throws {
+            // README example 38
+            final class ToDo: ModelObject, @unchecked Sendable {
+                override class var archivedClassName: String { "Task" }        // the old app's class
+                override class var savedDialect: SavedDialect { .dejalObject }  // write what it reads
+                @Saved var title = ""
+                @Saved var colour: Color = .blue
+                @Saved var due: Date? = nil
+            }
+            let saved = #"{"representedClassName":"Task","version":1,"title":"Ship","#
+                + #""colour":{"representedClassName":"DejalColor","version":1,"red":1,"green":0,"blue":0,"alpha":1},"#
+                + #""due":{"representedClassName":"DejalDate","version":1,"string":"0001-01-01T00:00:00Z"}}"#
+            let toDo = try ToDo(json: Data(saved.utf8))
+            print(toDo.title, toDo.colour == .red, toDo.due == nil)   // Ship true true
+            toDo.due = Date(timeIntervalSince1970: 1_798_761_600)
+            print(String(decoding: try toDo.jsonData(options: .sorted), as: UTF8.self))
+            // {"colour":{"alpha":1,"blue":0,"green":0,"red":1,"representedClassName":"DejalColor","version":1},"due":{"representedClassName":"DejalDate","string":"2027-01-01T00:00:00Z","version":1},"representedClassName":"Task","title":"Ship","version":1}
+            // README example end
+        }
+        try Self.check(38, example)
+    }
+
+    @Test func example39() throws {
+        func example() throws {
+            // README example 39
+            final class JournalEntry: ModelObject, @unchecked Sendable {
+                @Saved var title = ""
+            }
+            ModelObject.register(JournalEntry.self, as: "OldApp.Entry")   // the class the old app archived
+            let entry = JournalEntry()
+            entry.title = "Groceries"
+            let archive = try entry.keyedArchiveData()      // NSKeyedUnarchiver reads it back
+            print(try JournalEntry(keyedArchive: archive).title)   // Groceries
+            // README example end
+        }
+        try Self.check(39, example)
+    }
+
     /// ``check(_:_:sourceLocation:)`` for an example that awaits.
     static func checkAsync(
         _ index: Int, _ example: () async throws -> Void, sourceLocation: SourceLocation = #_sourceLocation

@@ -7,6 +7,10 @@ final class JSONDecodingPlan: Sendable {
     /// What a key names: a slot (its offset, 0 or more) or a metadata key.
     static let versionTarget = -1
     static let typeTarget = -2
+    /// DejalObject's `"representedClassName"`: the direct readers hand the
+    /// object to the `ModelValue` path, which resolves it (see `DejalObjectForm`).
+    /// Last in the table, so that it never displaces a prediction.
+    static let dejalClassTarget = -5
 
     /// Every key's UTF-8 bytes, one after another.
     private let keyBytes: [UInt8]
@@ -102,6 +106,11 @@ final class JSONDecodingPlan: Sendable {
         var listed: Set<String> = []
         for offset in savedOrder where listed.insert(slots[offset].key).inserted {
             entries.append((slots[offset].key, offset))
+        }
+        if !listed.contains(DejalObjectForm.classNameKey), typeKey != DejalObjectForm.classNameKey,
+            versionKey != DejalObjectForm.classNameKey
+        {
+            entries.append((DejalObjectForm.classNameKey, Self.dejalClassTarget))
         }
         var bytes: [UInt8] = []
         var starts: [Int] = []

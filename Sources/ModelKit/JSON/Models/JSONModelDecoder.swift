@@ -242,6 +242,8 @@ struct JSONModelDecoder: ~Copyable {
                     target = JSONDecodingPlan.versionTarget
                 } else if key == layout.typeKey {
                     target = JSONDecodingPlan.typeTarget
+                } else if KeyHash.sameBytes(key, DejalObjectForm.classNameKey) {
+                    target = JSONDecodingPlan.dejalClassTarget
                 } else {
                     guard !ReferenceKeys.isReserved(key) else { throw Failure() }
                     bagKey = key
@@ -268,6 +270,9 @@ struct JSONModelDecoder: ~Copyable {
                 } else {
                     try readSlot(offset, plan: plan, layout: layout, into: slots)
                 }
+            case .some(JSONDecodingPlan.dejalClassTarget):
+                // DejalObject's form: the ModelValue path resolves the class.
+                return nil
             case .some(JSONDecodingPlan.versionTarget):
                 guard !seenVersion, case .int(let version) = try readSubtree(), version >= layout.version
                 else { return false }

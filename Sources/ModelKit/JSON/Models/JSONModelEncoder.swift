@@ -61,7 +61,8 @@ struct JSONModelEncoder {
     }
 
     private mutating func writeModel(_ object: ModelObject, layout: ClassLayout) throws {
-        guard layout.problems.isEmpty else { throw Failure() }
+        // DejalObject's form is written by the ModelValue path (see DejalObjectForm).
+        guard layout.problems.isEmpty, layout.savedDialect == .modelKit else { throw Failure() }
         guard depth < Self.directDepth else {
             // A reference or a problem in there is recorded in the EncodingGuard, which the caller checks.
             // Possibly thousands of levels deep: freed without recursion.
