@@ -272,7 +272,7 @@ struct JSONModelDecoder: ~Copyable {
                 }
             case .some(JSONDecodingPlan.dejalClassTarget):
                 // DejalObject's form: the ModelValue path resolves the class.
-                return nil
+                return false
             case .some(JSONDecodingPlan.versionTarget):
                 guard !seenVersion, case .int(let version) = try readSubtree(), version >= layout.version
                 else { return false }
