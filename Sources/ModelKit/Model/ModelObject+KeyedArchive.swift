@@ -46,7 +46,9 @@ extension ModelObject {
     /// The archive is read as the property list it is; nothing in it is
     /// instantiated but models. Its root's class name must be this class's
     /// ``archivedClassName`` (with or without a module prefix) or registered
-    /// for it with ``register(_:as:)``; nested models' classes must be
+    /// for it with ``register(_:as:)``; a nested model's class must be
+    /// the class its `@Saved` property declares (its type, or an optional's
+    /// or array's element), archived under its ``archivedClassName``, or be
     /// registered (``register(_:)`` or ``register(_:as:)``). Each archived
     /// key is loaded as a saved key, converted as the property expects, and
     /// keys the class does not save go to the ``extensibleProperties``, as

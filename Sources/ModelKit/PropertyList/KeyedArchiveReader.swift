@@ -41,6 +41,9 @@ struct KeyedArchiveReader {
     /// which a second walk leaves out (nothing else holds them).
     private var weaklyReferred: Set<Int> = []
     private var unheld: Set<Int> = []
+    /// The model class that the saved property being read declares (an
+    /// optional's or an array's element), if it declares one.
+    private var declaredModelType: ModelObject.Type?
 
     /// The fixed ceiling of ``limit``, whatever the file's size.
     static let maximumValues = 10_000_000
@@ -108,10 +111,24 @@ struct KeyedArchiveReader {
 
     /// Whether `uid` is a model's object that is not written yet.
     private func isModelNotYetWritten(_ uid: Int) throws -> Bool {
-        guard let modelType, uid > 0, uid < archive.objects.count, !isWrittenModel[uid],
+        guard modelType != nil, uid > 0, uid < archive.objects.count, !isWrittenModel[uid],
             case .object(let members) = archive.objects[uid], KeyedArchive.uid(of: archive.objects[uid]) == nil
         else { return false }
-        return modelType(try archive.className(of: members, uid: uid, at: path)) != nil
+        return resolvedModelType(try archive.className(of: members, uid: uid, at: path)) != nil
+    }
+
+    /// The model class of an object of class `className`: the one
+    /// `modelType` names, else the model class the property being read
+    /// declares (its element's, for an array), when `className` is that
+    /// class's ``ModelObject/archivedClassName``, with or without a module
+    /// prefix: a class known statically needs no registration.
+    private func resolvedModelType(_ className: String) -> ModelObject.Type? {
+        guard let modelType else { return nil }
+        if let type = modelType(className) { return type }
+        guard let declared = declaredModelType else { return nil }
+        let short = className.split(separator: ".").last.map(String.init) ?? className
+        let archived = declared.archivedClassName
+        return archived == className || archived == short ? declared : nil
     }
 
     /// The references in `raw`, which must be an array of UIDs.
@@ -232,7 +249,7 @@ struct KeyedArchiveReader {
         case "NSURL":
             return try url(members, depth: depth)
         default:
-            if let type = modelType?(className) {
+            if let type = resolvedModelType(className) {
                 return try model(members, uid: uid, type: type, depth: depth)
             }
             throw failure(
@@ -265,6 +282,9 @@ struct KeyedArchiveReader {
         guard keys.count == values.count else {
             throw failure("the \(className) object has \(keys.count) NS.keys but \(values.count) NS.objects")
         }
+        let declared = declaredModelType
+        declaredModelType = nil
+        defer { declaredModelType = declared }
         var result = ModelValue.Object(minimumCapacity: keys.count)
         for (keyUID, valueUID) in zip(keys, values) {
             let keyValue = try value(ofUID: keyUID, depth: depth, isWeak: false)
@@ -321,6 +341,9 @@ struct KeyedArchiveReader {
                         + "override typeKey to read it", code: .invalidValue)
             }
             let isWeak = layout.offset(forKey: key).map { layout.weakSlots.contains($0) } ?? false
+            let outer = declaredModelType
+            declaredModelType = layout.offset(forKey: key).flatMap { Self.declaredModelType(of: layout.slots[$0]) }
+            defer { declaredModelType = outer }
             if let value = try member(raw, depth: depth, isWeak: isWeak) {
                 result.appendNew(key: ReferenceKeys.escaped(key), value: value)
             } else if layout.offset(forKey: key).map({ (try? layout.slots[$0].codec.decode(.null)) != nil }) ?? true {
@@ -331,6 +354,15 @@ struct KeyedArchiveReader {
             path.removeLast()
         }
         return .object(result)
+    }
+
+    /// The model class `slot` declares: its type's, or its optional's or
+    /// array's element's.
+    private static func declaredModelType(of slot: ClassLayout.Slot) -> ModelObject.Type? {
+        switch JSONSlotKind.of(slot.codec.valueType) {
+        case .model(let type), .optionalModel(let type, _, _), .modelArray(let type, _, _): return type
+        default: return nil
+        }
     }
 
     // MARK: - Bounds and errors

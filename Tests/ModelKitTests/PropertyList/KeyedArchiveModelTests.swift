@@ -185,3 +185,44 @@ final class RegisteredArchiveNode: ModelObject, @unchecked Sendable {
     @Saved var children: [RegisteredArchiveNode] = []
     @Saved(reference: .weak) var parent: RegisteredArchiveNode? = nil
 }
+
+/// Models archived under keys the class does not save: they go to the bag as
+/// saved forms, and a round trip gives back the same bag.
+@Suite struct KeyedArchiveBagModelTests {
+    /// An archive of `ArchiveNode`s whose `children` key is renamed `key`.
+    static func archive(childrenUnder key: String) throws -> Data {
+        let root = ArchiveNode()
+        root.name = "root"
+        for name in ["first", "second"] {
+            let child = ArchiveNode()
+            child.name = name
+            child.parent = root
+            root.children.append(child)
+        }
+        func renamed(_ value: ModelValue) -> ModelValue {
+            switch value {
+            case .array(let elements): return .array(elements.map(renamed))
+            case .object(let members):
+                var result = ModelValue.Object()
+                for (name, member) in members { result.appendNew(key: name == "children" ? key : name, value: renamed(member)) }
+                return .object(result)
+            default: return value
+            }
+        }
+        let envelope = try KeyedArchiveSupport.envelope(root.keyedArchiveData())
+        return try BinaryPropertyListWriter.data(from: renamed(envelope), writingUIDs: true)
+    }
+
+    @Test(arguments: ["kids", "other"])
+    func modelsInTheBagSurviveARoundTrip(key: String) throws {
+        let model = try ArchiveNode(keyedArchive: Self.archive(childrenUnder: key))
+        #expect(model.children.isEmpty)
+        let bag = model.extensibleProperties
+        #expect(bag[key] != nil)
+        let written = try model.keyedArchiveData()
+        let back = try ArchiveNode(keyedArchive: written)
+        #expect(back.extensibleProperties == bag, "\(back.extensibleProperties) != \(bag)")
+        #expect(back.isEquivalent(to: model))
+        #expect(try back.keyedArchiveData() == written)
+    }
+}
