@@ -20,6 +20,15 @@ final class GrowthRuled: ModelObject, @unchecked Sendable {
     @Saved var next: GrowthRuled? = nil
 }
 
+/// The node written in DejalObject's form.
+final class GrowthDejal: ModelObject, @unchecked Sendable {
+    override class var savedDialect: SavedDialect { .dejalObject }
+    @Saved var name = ""
+    @Saved var value = 0
+    @Saved var kids: [GrowthDejal] = []
+    @Saved var next: GrowthDejal? = nil
+}
+
 /// Growth rows (issue 50): each public operation that takes a document or
 /// a collection, at n and 4n, in width (one model holding n models) and in
 /// depth (a chain of n models). The line after each row says how many
@@ -155,6 +164,14 @@ enum GrowthBenchmarks {
         row("XML property list in and out", shape) { size in
             let model = try! GrowthNode(json: json(form(shape, size)))
             return { for _ in 0..<$0 { blackHole(try! GrowthNode(propertyList: model.propertyListData(format: .xml))) } }
+        }
+        row("keyed archive in and out", shape) { size in
+            let model = try! GrowthNode(json: json(form(shape, size)))
+            return { for _ in 0..<$0 { blackHole(try! GrowthNode(keyedArchive: model.keyedArchiveData())) } }
+        }
+        row("DejalObject JSON in and out", shape) { size in
+            let model = try! GrowthDejal(json: json(form(shape, size, type: "GrowthDejal")))
+            return { for _ in 0..<$0 { blackHole(try! GrowthDejal(json: model.jsonData())) } }
         }
         row("copy()", shape) { size in
             let model = try! GrowthNode(json: json(form(shape, size)))
