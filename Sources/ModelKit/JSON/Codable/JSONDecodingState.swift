@@ -231,7 +231,7 @@ final class JSONDecodingState {
     func readString(at index: Int) throws(ModelError) -> String {
         let entry = entries[index]
         let bytes = UnsafeBufferPointer(start: base + Int(entry.start), count: Int(entry.end - entry.start))
-        if entry.flags == 0 { return String(decoding: bytes, as: UTF8.self) }
+        if entry.flags == 0 { return String(asciiBytes: bytes) }
         if entry.flags == JSONTape.hasNonASCII, let text = String(validUTF8: bytes) { return text }
         if entry.flags & JSONTape.hasEscapes != 0, let text = unescapedString(entry) { return text }
         reader.position = Int(entry.start) - 1
@@ -253,7 +253,7 @@ final class JSONDecodingState {
         let entry = entries[index]
         guard entry.kind == .string else { return nil }
         let bytes = UnsafeBufferPointer(start: base + Int(entry.start), count: Int(entry.end &- entry.start))
-        if entry.flags == 0 { return String(decoding: bytes, as: UTF8.self) }
+        if entry.flags == 0 { return String(asciiBytes: bytes) }
         if entry.flags == JSONTape.hasNonASCII { return String(validUTF8: bytes) }
         return unescapedString(entry)
     }

@@ -39,7 +39,7 @@ extension JSONReader {
     @inline(__always)
     static func string(_ base: UnsafePointer<UInt8>, from start: Int, to end: Int, isASCII: Bool) -> String? {
         let bytes = UnsafeBufferPointer(start: base + start, count: end - start)
-        if isASCII { return String(decoding: bytes, as: UTF8.self) }
+        if isASCII { return String(asciiBytes: bytes) }
         return String(validUTF8: bytes)
     }
 
@@ -190,10 +190,51 @@ extension JSONReader {
         return stringError("unterminated string", at: start - 1)
     }
 
-    /// Reads the rest of a string that has an escape at `firstEscape`,
-    /// decoding into the scratch buffer.
+    /// Reads the rest of a string that has an escape at `firstEscape`.
     /// `highBits` is the OR of the bytes before the first escape.
+    ///
+    /// The closing quote is found first, stepping over each escape whole,
+    /// and the text is then decoded into the scratch buffer through a
+    /// pointer, as the `Codable` decoder's tape does. A control character,
+    /// the end of the input, an escape that is not well formed or text that
+    /// is not UTF-8 goes to ``readEscapedStringCarefully(start:firstEscape:highBits:)``,
+    /// which says what and where.
     private mutating func readEscapedString(start: Int, firstEscape: Int, highBits: UInt8) throws(ModelError) -> String {
+        var end = firstEscape
+        var ignored: UInt8 = 0
+        while true {
+            // Past the backslash and the byte it escapes (a `\u`'s digits are plain text).
+            end += 2
+            guard end < count else { return try readEscapedStringCarefully(start: start, firstEscape: firstEscape, highBits: highBits) }
+            end = JSONReader.skipPlainText(base, count: count, from: end, highBits: &ignored)
+            guard end < count else { return try readEscapedStringCarefully(start: start, firstEscape: firstEscape, highBits: highBits) }
+            let byte = base[end]
+            if byte == JSONByte.quote { break }
+            guard byte == JSONByte.backslash else {
+                return try readEscapedStringCarefully(start: start, firstEscape: firstEscape, highBits: highBits)
+            }
+        }
+        let length = end - start
+        if scratch.count < length {
+            scratch = Array(repeating: 0, count: Swift.max(length, 2 * scratch.count, 256))
+        }
+        let base = self.base
+        let text = scratch.withUnsafeMutableBufferPointer { buffer -> String? in
+            guard let (written, highBits) = JSONReader.unescape(base, from: start, to: end, into: buffer.baseAddress!)
+            else { return nil }
+            return JSONReader.unescapedText(UnsafeBufferPointer(start: buffer.baseAddress!, count: written), highBits: highBits)
+        }
+        guard let text else { return try readEscapedStringCarefully(start: start, firstEscape: firstEscape, highBits: highBits) }
+        position = end + 1
+        return text
+    }
+
+    /// ``readEscapedString(start:firstEscape:highBits:)`` a byte at a time,
+    /// for the string that path could not read: this one finds the fault and
+    /// throws the error that names it (or reads the text, the same as that
+    /// path would have).
+    @inline(never)
+    private mutating func readEscapedStringCarefully(start: Int, firstEscape: Int, highBits: UInt8) throws(ModelError) -> String {
         scratch.removeAll(keepingCapacity: true)
         scratch.append(contentsOf: UnsafeBufferPointer(start: base + start, count: firstEscape - start))
         var index = firstEscape
@@ -208,11 +249,7 @@ extension JSONReader {
             let byte = base[index]
             if byte == JSONByte.quote {
                 position = index + 1
-                // Escapes only ever add whole, well-formed sequences, so the decoded
-                // bytes are valid exactly when the input's own bytes are: surely
-                // when those are ASCII.
-                if highBits & 0x80 == 0 { return String(decoding: scratch, as: UTF8.self) }
-                guard let string = scratch.withUnsafeBufferPointer({ String(validUTF8: $0) }) else {
+                guard let string = scratch.withUnsafeBufferPointer({ JSONReader.unescapedText($0, highBits: highBits) }) else {
                     throw invalidUTF8Error(at: firstInvalidUTF8(from: start, to: index) ?? start)
                 }
                 return string
@@ -298,30 +335,9 @@ extension JSONReader {
     }
 
     /// ``validUTF8Length(at:)`` on the `count` bytes at `base`.
+    @inline(__always)
     static func validUTF8Length(_ base: UnsafePointer<UInt8>, count: Int, at index: Int) -> Int? {
-        let lead = base[index]
-        let length: Int
-        var low: UInt8 = 0x80
-        var high: UInt8 = 0xBF
-        switch lead {
-        case 0xC2...0xDF: length = 2
-        case 0xE0: length = 3; low = 0xA0
-        case 0xE1...0xEC, 0xEE...0xEF: length = 3
-        case 0xED: length = 3; high = 0x9F
-        case 0xF0: length = 4; low = 0x90
-        case 0xF1...0xF3: length = 4
-        case 0xF4: length = 4; high = 0x8F
-        default: return nil
-        }
-        guard index + length <= count else { return nil }
-        let second = base[index + 1]
-        guard second >= low, second <= high else { return nil }
-        var offset = 2
-        while offset < length {
-            guard base[index + offset] & 0xC0 == 0x80 else { return nil }
-            offset += 1
-        }
-        return length
+        UTF8Validation.sequenceLength(base, count: count, at: index)
     }
 
     private func controlCharacterError(at index: Int) -> ModelError {
