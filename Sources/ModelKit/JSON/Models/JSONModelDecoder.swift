@@ -528,6 +528,10 @@ struct JSONModelDecoder: ~Copyable {
             break
         }
         let isNumber = byte == JSONByte.minus || byte &- JSONByte.zero < 10
+        if isNumber, code == .int || code == .optionalInt, let number = reader.readSmallInteger() {
+            if code == .int { return slots.put(number, slot: offset) }
+            return slots.put(Int?.some(number), slot: offset)
+        }
         let value = isNumber ? try reader.readNumber() : try readSubtree()
         switch (code, value) {
         case (.int, .int(let number)): slots.put(number, slot: offset)

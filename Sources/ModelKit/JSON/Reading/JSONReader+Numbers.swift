@@ -111,6 +111,32 @@ extension JSONReader {
         return .double(value)
     }
 
+    /// Reads an integer of at most 18 digits with no fraction or exponent
+    /// (every such number fits an `Int`), the common case of a slot declared
+    /// `Int`, and moves past it; anything else, a malformed number included,
+    /// returns `nil` with the position unchanged, for ``readNumber()`` to
+    /// read or refuse. What it returns is what `readNumber()` gives as `.int`.
+    @inline(__always)
+    mutating func readSmallInteger() -> Int? {
+        var index = position
+        let isNegative = base[index] == JSONByte.minus
+        if isNegative { index &+= 1 }
+        let first = index
+        let end = skipDigits(from: first)
+        let digits = end &- first
+        // No digits, a leading zero before more digits, too many digits, or a
+        // fraction or exponent next: the general reader's.
+        guard digits > 0, digits <= 18, digits == 1 || base[first] != JSONByte.zero else { return nil }
+        if end < count {
+            let next = base[end]
+            guard next != JSONByte.period, next | 0x20 != JSONByte.lowerE else { return nil }
+        }
+        let magnitude = Int(
+            truncatingIfNeeded: JSONReader.accumulateDigits(base, end: count, from: first, count: digits, into: 0))
+        position = end
+        return isNegative ? 0 &- magnitude : magnitude
+    }
+
     @inline(__always)
     func isDigit(_ byte: UInt8) -> Bool { byte &- JSONByte.zero < 10 }
 
