@@ -185,7 +185,8 @@ struct UnsharedCells: DecodedSlots {
             isKnownUniquelyReferenced(&cell.pointee)
         else { return nil }
         let model = cell.pointee
-        let isPristine = model.withState { state in
+        // Held by this unshared object alone, so unshared too: no lock.
+        let isPristine = model.withUnsharedState { state in
             state.extras == nil && state.observation == nil && state.changedSlots.isEmpty
                 && state.mutatingSlots.isEmpty
         }

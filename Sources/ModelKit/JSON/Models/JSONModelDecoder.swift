@@ -425,14 +425,15 @@ struct JSONModelDecoder: ~Copyable {
                 }
             }
             let newer = members.newerVersion
+            // Unshared (see above): its state is set without the lock.
             if members.bag.isEmpty {
-                object.withState { state in
+                object.withUnsharedState { state in
                     if !state.bagIsEmpty { state.bag = ExtensibleBag() }
                     if let newer { state.loadedNewerVersion = newer }
                 }
             } else {
                 let bag = members.bag
-                object.withState { state in
+                object.withUnsharedState { state in
                     state.bag = bag
                     if let newer { state.loadedNewerVersion = newer }
                 }

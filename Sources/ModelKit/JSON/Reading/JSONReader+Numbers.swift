@@ -118,11 +118,18 @@ extension JSONReader {
     /// read or refuse. What it returns is what `readNumber()` gives as `.int`.
     @inline(__always)
     mutating func readSmallInteger() -> Int? {
-        var index = position
+        guard let (value, end) = JSONReader.smallInteger(base, count: count, at: position) else { return nil }
+        position = end
+        return value
+    }
+
+    /// ``readSmallInteger()`` on the `count` bytes at `base`, from `index`:
+    /// the value and the index after it. (Static, as the scanners are: a
+    /// method would copy the reader when it is not inlined.)
+    static func smallInteger(_ base: UnsafePointer<UInt8>, count: Int, at index: Int) -> (Int, Int)? {
         let isNegative = base[index] == JSONByte.minus
-        if isNegative { index &+= 1 }
-        let first = index
-        let end = skipDigits(from: first)
+        let first = isNegative ? index &+ 1 : index
+        let end = digitsEnd(base, count: count, from: first)
         let digits = end &- first
         // No digits, a leading zero before more digits, too many digits, or a
         // fraction or exponent next: the general reader's.
@@ -131,10 +138,8 @@ extension JSONReader {
             let next = base[end]
             guard next != JSONByte.period, next | 0x20 != JSONByte.lowerE else { return nil }
         }
-        let magnitude = Int(
-            truncatingIfNeeded: JSONReader.accumulateDigits(base, end: count, from: first, count: digits, into: 0))
-        position = end
-        return isNegative ? 0 &- magnitude : magnitude
+        let magnitude = Int(truncatingIfNeeded: accumulateDigits(base, end: count, from: first, count: digits, into: 0))
+        return (isNegative ? 0 &- magnitude : magnitude, end)
     }
 
     @inline(__always)
