@@ -98,9 +98,12 @@ extension ModelObject {
     /// booleans as `encode(_:forKey:)` writes them, strings, dates, data,
     /// arrays and dictionaries as Foundation objects (`NSString`, `NSDate`,
     /// `NSData`, `NSArray`, `NSDictionary`); nil values as nil objects.
-    /// Values saved as strings (URLs, UUIDs, colours) are archived as
-    /// strings. A model held in several places, and a weak parent, is
-    /// archived once and referred to.
+    /// A property declared `URL` or `UUID` (optional, or an array of them)
+    /// is archived as an `NSURL` or `NSUUID` object, as `NSKeyedArchiver`
+    /// writes one, so the old app's `decodeObject(forKey:)` gets the class it
+    /// expects; other values saved as strings (colours, the bag's URLs) are
+    /// archived as strings. A model held in several places, and a weak
+    /// parent, is archived once and referred to.
     ///
     /// ```swift
     /// let archive = try note.keyedArchiveData()

@@ -12,7 +12,12 @@ import Foundation
 ///   Foundation writes nil objects. Metadata (type and version) is not written: the
 ///   class says it.
 /// - Values are Foundation's: strings, numbers, `NSDate`, data, `NSArray`,
-///   `NSDictionary`, `NSNull` (inside arrays and dictionaries).
+///   `NSDictionary`, `NSNull` (inside arrays and dictionaries). A property
+///   declared `URL` or `UUID` (optional, or an array of them) is an `NSURL`
+///   (`NS.base` `$null`, `NS.relative` its string) or an `NSUUID`
+///   (`NS.uuidbytes`, its 16 bytes), as `NSKeyedArchiver` writes them, so
+///   that the old app's `decodeObject(forKey:)` gets the class it expects.
+///   The bag's values have no declared type and stay strings.
 /// - A model met twice (a `$id` and its `$ref`s, shared models and weak
 ///   parents) is written once; every reference to it is its UID.
 ///
@@ -131,6 +136,16 @@ struct KeyedArchiveWriter {
             switch value {
             case .null: object.appendNew(key: name, value: KeyedArchive.uidValue(0))
             case .bool, .int, .double: object.appendNew(key: name, value: value)
+            case .string, .array:
+                if ReferenceKeys.kind(of: key) == .plain, let offset = layout.offset(forKey: key),
+                    let form = FoundationForm(layout.slots[offset].codec.valueType),
+                    let member = foundationObject(value, as: form)
+                {
+                    object.appendNew(key: name, value: KeyedArchive.uidValue(member))
+                    continue
+                }
+                let member = try StackGuard.descendingThrowing(depth) { try self.reference(to: value, depth: depth + 1) }
+                object.appendNew(key: name, value: KeyedArchive.uidValue(member))
             default:
                 let member = try StackGuard.descendingThrowing(depth) { try self.reference(to: value, depth: depth + 1) }
                 object.appendNew(key: name, value: KeyedArchive.uidValue(member))
@@ -138,6 +153,68 @@ struct KeyedArchiveWriter {
         }
         objects[number] = .object(object)
         return number
+    }
+
+    /// The Foundation class a declared property type is archived as, where
+    /// it is not the one its saved form (a string) would give.
+    enum FoundationForm {
+        case url, uuid
+
+        init?(_ type: Any.Type) {
+            switch ObjectIdentifier(type) {
+            case ObjectIdentifier(URL.self), ObjectIdentifier(URL?.self), ObjectIdentifier([URL].self),
+                ObjectIdentifier([URL]?.self):
+                self = .url
+            case ObjectIdentifier(UUID.self), ObjectIdentifier(UUID?.self), ObjectIdentifier([UUID].self),
+                ObjectIdentifier([UUID]?.self):
+                self = .uuid
+            default:
+                return nil
+            }
+        }
+    }
+
+    /// Writes the saved form `value` of a property declared as `form` (a
+    /// string, or an array of strings) as `NSURL`s or `NSUUID`s; returns the
+    /// UID, or `nil` (nothing written) when `value` is not of that shape.
+    private mutating func foundationObject(_ value: ModelValue, as form: FoundationForm) -> Int? {
+        switch value {
+        case .string(let text):
+            switch form {
+            case .url:
+                // In Foundation's order: the URL, its string, its class.
+                let url = allocate()
+                let relative = allocate()
+                objects[relative] = .string(text)
+                objects[url] = [
+                    "$class": classUID("NSURL"), "NS.base": KeyedArchive.uidValue(0),
+                    "NS.relative": KeyedArchive.uidValue(relative),
+                ]
+                return url
+            case .uuid:
+                guard let uuid = UUID(uuidString: text) else { return nil }
+                let bytes = withUnsafeBytes(of: uuid.uuid) { Data($0) }
+                objects.append(["$class": classUID("NSUUID"), "NS.uuidbytes": .data(bytes)])
+            }
+            return objects.count - 1
+        case .array(let elements):
+            guard elements.allSatisfy({ if case .string = $0 { true } else { false } }) else { return nil }
+            if form == .uuid {
+                guard elements.allSatisfy({ if case .string(let text) = $0 { UUID(uuidString: text) != nil } else { false } })
+                else { return nil }
+            }
+            let uid = allocate()
+            var references: [ModelValue] = []
+            references.reserveCapacity(elements.count)
+            for element in elements {
+                guard let member = foundationObject(element, as: form) else { return nil }
+                references.append(KeyedArchive.uidValue(member))
+            }
+            objects[uid] = ["$class": classUID("NSArray"), "NS.objects": .array(references)]
+            return uid
+        default:
+            return nil
+        }
     }
 
     /// Writes `value` as an object; returns its UID.
