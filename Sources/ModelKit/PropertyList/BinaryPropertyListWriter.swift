@@ -229,6 +229,16 @@ struct BinaryPropertyListWriter {
                 bytes.append(0x14)
                 append(0, size: 8, to: &bytes)
                 append(unsigned, size: 8, to: &bytes)
+            } else if let wide = Int128(digits) {
+                // A 16-byte integer as the reader reads one: signed, two's
+                // complement. (Only keyed archives get here: `written(_:)`
+                // turns these into marker strings in plain property lists.)
+                let bits = UInt128(bitPattern: wide)
+                bytes.append(0x14)
+                append(UInt64(truncatingIfNeeded: bits >> 64), size: 8, to: &bytes)
+                append(UInt64(truncatingIfNeeded: bits), size: 8, to: &bytes)
+            } else {
+                preconditionFailure("ModelKit: a property list integer past 128 bits reached the writer")
             }
         case .double(let number):
             bytes.append(0x23)

@@ -226,7 +226,9 @@ struct KeyedArchiveWriter {
         case .bool, .int, .double, .string, .data:
             objects.append(value)
         case .bigInteger(let digits):
-            objects.append(.string(digits))
+            // Within 128 bits, the 16-byte integer the reader read it from;
+            // past that, no archive number holds it: its digits.
+            objects.append(Int128(digits) != nil ? value : .string(digits))
         case .date(let date):
             let description = classUID("NSDate")
             objects.append(["$class": description, "NS.time": .double(date.timeIntervalSinceReferenceDate)])
