@@ -27,6 +27,19 @@ struct KeyedArchive {
     /// `$top`: the root references by key.
     let top: ModelValue.Object
 
+    /// The key an object's member `key` is archived under: keys starting
+    /// with `$` belong to the format (`$class`), so `NSKeyedArchiver` writes
+    /// a coder's `$key` as `$$key`, and ModelKit does too.
+    static func escapedKey(_ key: String) -> String {
+        key.hasPrefix("$") ? "$" + key : key
+    }
+
+    /// The coder's key of the archived member key `key`: `$$key` is `$key`
+    /// (see ``escapedKey(_:)``); any other key is itself.
+    static func unescapedKey(_ key: String) -> String {
+        key.hasPrefix("$$") ? String(key.dropFirst()) : key
+    }
+
     /// The UID `value` stands for, if it is one: an object whose only member
     /// is `CF$UID` with an integer.
     static func uid(of value: ModelValue) -> Int? {

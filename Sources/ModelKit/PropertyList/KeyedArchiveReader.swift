@@ -333,7 +333,8 @@ struct KeyedArchiveReader {
         var result = ModelValue.Object(minimumCapacity: members.count + 1)
         result.appendNew(key: ReferenceKeys.id, value: .string(String(uid)))
         if let typeKey = layout.typeKey { result.appendNew(key: typeKey, value: .string(layout.typeName)) }
-        for (key, raw) in members where key != "$class" {
+        for (archivedKey, raw) in members where archivedKey != "$class" {
+            let key = KeyedArchive.unescapedKey(archivedKey)
             path.append(.key(key))
             guard key != layout.typeKey else {
                 throw failure(

@@ -133,22 +133,23 @@ struct KeyedArchiveWriter {
                 guard key != layout.typeKey, key != layout.versionKey else { continue }
                 name = key
             }
+            let archivedName = KeyedArchive.escapedKey(name)
             switch value {
-            case .null: object.appendNew(key: name, value: KeyedArchive.uidValue(0))
-            case .bool, .int, .double: object.appendNew(key: name, value: value)
+            case .null: object.appendNew(key: archivedName, value: KeyedArchive.uidValue(0))
+            case .bool, .int, .double: object.appendNew(key: archivedName, value: value)
             case .string, .array:
                 if ReferenceKeys.kind(of: key) == .plain, let offset = layout.offset(forKey: key),
                     let form = FoundationForm(layout.slots[offset].codec.valueType),
                     let member = foundationObject(value, as: form)
                 {
-                    object.appendNew(key: name, value: KeyedArchive.uidValue(member))
+                    object.appendNew(key: archivedName, value: KeyedArchive.uidValue(member))
                     continue
                 }
                 let member = try StackGuard.descendingThrowing(depth) { try self.reference(to: value, depth: depth + 1) }
-                object.appendNew(key: name, value: KeyedArchive.uidValue(member))
+                object.appendNew(key: archivedName, value: KeyedArchive.uidValue(member))
             default:
                 let member = try StackGuard.descendingThrowing(depth) { try self.reference(to: value, depth: depth + 1) }
-                object.appendNew(key: name, value: KeyedArchive.uidValue(member))
+                object.appendNew(key: archivedName, value: KeyedArchive.uidValue(member))
             }
         }
         objects[number] = .object(object)
