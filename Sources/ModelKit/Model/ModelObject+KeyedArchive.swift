@@ -56,7 +56,10 @@ extension ModelObject {
     /// reads them. An object archived once and referred to from several
     /// places becomes one model; an object that refers back to one that
     /// contains it (a child's parent) must do so through a
-    /// `@Saved(reference: .weak)` property. A nil object reads as nil where
+    /// `@Saved(reference: .weak)` property. A model under a key the class
+    /// does not save goes to the bag as a copy of its saved form, which
+    /// refers to no model (its weak references left out), since a bag holds
+    /// values. A nil object reads as nil where
     /// the property takes nil (and as null in the bag); elsewhere the
     /// property keeps its default. An archived key equal to the
     /// class's ``versionKey`` is read as the data's version (and upgraded

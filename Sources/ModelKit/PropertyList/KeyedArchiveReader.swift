@@ -21,6 +21,8 @@ import Foundation
 ///   A weak property always holds a reference: a model it meets first is
 ///   written where a strong property holds it, and if none does, a second
 ///   walk leaves the weak reference out (nil), as the graph would hold it.
+/// - Inside a bag (a key the model's class does not save), models are
+///   copies of their saved form, with no id and no reference (see `bagDepth`).
 ///
 /// Errors name the key path in the value produced.
 struct KeyedArchiveReader {
@@ -44,6 +46,13 @@ struct KeyedArchiveReader {
     /// The model class that the saved property being read declares (an
     /// optional's or an array's element), if it declares one.
     private var declaredModelType: ModelObject.Type?
+    /// How many bags (members under keys their model's class does not save)
+    /// the value being read is inside. A bag holds values, not models, so a
+    /// model met there is read as a copy of its saved form: no `"$id"`, a
+    /// model read elsewhere read again rather than referred to, and weak
+    /// references left out. A reference from a bag would name an id that
+    /// the next save numbers differently (found by `Fuzz/run.sh archive`).
+    private var bagDepth = 0
 
     /// The fixed ceiling of ``limit``, whatever the file's size.
     static let maximumValues = 10_000_000
@@ -90,6 +99,8 @@ struct KeyedArchiveReader {
     private mutating func member(_ raw: ModelValue, depth: Int, isWeak: Bool) throws -> ModelValue? {
         if let uid = KeyedArchive.uid(of: raw) {
             if uid == 0 { return nil }
+            // A copy in a bag keeps no reference to a model (see `bagDepth`).
+            if isWeak, bagDepth > 0 { return nil }
             if isWeak, try isModelNotYetWritten(uid) {
                 // A weak property holds a reference: the model is written
                 // where a strong one holds it.
@@ -167,7 +178,7 @@ struct KeyedArchiveReader {
             throw failure("object \(uid) is itself a reference")
         }
         let className = try archive.className(of: members, uid: uid, at: path)
-        if isWrittenModel[uid] {
+        if isWrittenModel[uid], bagDepth == 0 {
             // A model read before: the same object, by reference.
             if isOpen[uid] && !isWeak {
                 throw failure(
@@ -329,9 +340,11 @@ struct KeyedArchiveReader {
         -> ModelValue
     {
         let layout = ClassLayout.of(type)
-        isWrittenModel[uid] = true
         var result = ModelValue.Object(minimumCapacity: members.count + 1)
-        result.appendNew(key: ReferenceKeys.id, value: .string(String(uid)))
+        if bagDepth == 0 {
+            isWrittenModel[uid] = true
+            result.appendNew(key: ReferenceKeys.id, value: .string(String(uid)))
+        }
         if let typeKey = layout.typeKey { result.appendNew(key: typeKey, value: .string(layout.typeName)) }
         for (archivedKey, raw) in members where archivedKey != "$class" {
             let key = KeyedArchive.unescapedKey(archivedKey)
@@ -344,7 +357,12 @@ struct KeyedArchiveReader {
             let isWeak = layout.offset(forKey: key).map { layout.weakSlots.contains($0) } ?? false
             let outer = declaredModelType
             declaredModelType = layout.offset(forKey: key).flatMap { Self.declaredModelType(of: layout.slots[$0]) }
-            defer { declaredModelType = outer }
+            let isBag = layout.offset(forKey: key) == nil
+            if isBag { bagDepth += 1 }
+            defer {
+                declaredModelType = outer
+                if isBag { bagDepth -= 1 }
+            }
             if let value = try member(raw, depth: depth, isWeak: isWeak) {
                 result.appendNew(key: ReferenceKeys.escaped(key), value: value)
             } else if layout.offset(forKey: key).map({ (try? layout.slots[$0].codec.decode(.null)) != nil }) ?? true {

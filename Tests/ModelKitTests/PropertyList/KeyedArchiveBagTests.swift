@@ -50,4 +50,54 @@ struct KeyedArchiveBagTests {
             #expect(try back.keyedArchiveData() == written, "\(name): writing is not a fixed point")
         }
     }
+
+    /// A model held by a saved property and, in another model's bag, by the
+    /// same array object, with weak parents pointing at that other model
+    /// (the shape of `Fuzz/run.sh archive`'s third finding: the bag kept
+    /// `{"$ref": "2"}`, and after a save renumbered the ids it named the
+    /// bag's own model, a cycle).
+    static func sharedIntoABag() throws -> Data {
+        try S.archive(objects: [
+            ["$class": S.uid(4), "name": S.uid(5), "children": S.uid(2), "parent": S.uid(7)],
+            ["$class": S.uid(3), "NS.objects": [S.uid(6), S.uid(7)]],
+            S.classDescription("NSArray"), S.classDescription("LegacyNode"), "root",
+            ["$class": S.uid(4), "name": S.uid(8), "children": S.uid(9), "parent": S.uid(1)],
+            ["$class": S.uid(4), "name": S.uid(11), "parent": S.uid(1), "childRen": S.uid(9)],
+            "b",
+            ["$class": S.uid(3), "NS.objects": [S.uid(10)]],
+            ["$class": S.uid(4), "name": S.uid(12), "parent": S.uid(7)],
+            "a", "shared",
+        ])
+    }
+
+    /// Whether `value` holds an id or a reference anywhere.
+    static func holdsReferences(_ value: ModelValue) -> Bool {
+        switch value {
+        case .object(let members):
+            members.keys.contains { $0 == ReferenceKeys.id || $0 == ReferenceKeys.ref }
+                || members.values.contains { holdsReferences($0) }
+        case .array(let elements): elements.contains { holdsReferences($0) }
+        default: false
+        }
+    }
+
+    @Test func aModelInABagIsACopyThatKeepsNoReference() throws {
+        let root = try ArchiveNode(keyedArchive: Self.sharedIntoABag())
+        let (b, a) = (root.children[0], root.children[1])
+        #expect(root.parent === a)
+        #expect(b.children[0].parent === a)
+        let bag = try #require(a.extensibleProperties["childRen"])
+        #expect(!Self.holdsReferences(bag), "\(bag)")
+        #expect(bag[0]?["name"] == "shared")
+        #expect(bag[0]?["parent"] == .null)
+        for round in 1...2 {
+            let written = try root.keyedArchiveData()
+            let back = try ArchiveNode(keyedArchive: written)
+            #expect(back.isEquivalent(to: root), "round \(round)")
+            #expect(back.parent === back.children[1], "round \(round)")
+            #expect(back.children[0].children[0].parent === back.children[1], "round \(round)")
+            #expect(back.children[1].extensibleProperties["childRen"] == bag, "round \(round)")
+            #expect(try back.keyedArchiveData() == written, "round \(round): writing is not a fixed point")
+        }
+    }
 }
