@@ -99,8 +99,9 @@ struct KeyedArchiveReader {
     private mutating func member(_ raw: ModelValue, depth: Int, isWeak: Bool) throws -> ModelValue? {
         if let uid = KeyedArchive.uid(of: raw) {
             if uid == 0 { return nil }
-            // A copy in a bag keeps no reference to a model (see `bagDepth`).
-            if isWeak, bagDepth > 0 { return nil }
+            // A copy in a bag keeps no reference to a model (see `bagDepth`);
+            // a plain value under a weak key stays what it is.
+            if isWeak, bagDepth > 0, try isModelObject(uid) { return nil }
             if isWeak, try isModelNotYetWritten(uid) {
                 // A weak property holds a reference: the model is written
                 // where a strong one holds it.
@@ -122,7 +123,13 @@ struct KeyedArchiveReader {
 
     /// Whether `uid` is a model's object that is not written yet.
     private func isModelNotYetWritten(_ uid: Int) throws -> Bool {
-        guard modelType != nil, uid > 0, uid < archive.objects.count, !isWrittenModel[uid],
+        guard uid > 0, uid < archive.objects.count, !isWrittenModel[uid] else { return false }
+        return try isModelObject(uid)
+    }
+
+    /// Whether `uid` is a model's object.
+    private func isModelObject(_ uid: Int) throws -> Bool {
+        guard modelType != nil, uid > 0, uid < archive.objects.count,
             case .object(let members) = archive.objects[uid], KeyedArchive.uid(of: archive.objects[uid]) == nil
         else { return false }
         return resolvedModelType(try archive.className(of: members, uid: uid, at: path)) != nil

@@ -100,4 +100,24 @@ struct KeyedArchiveBagTests {
             #expect(try back.keyedArchiveData() == written, "round \(round): writing is not a fixed point")
         }
     }
+
+    /// In a bag's copy, a weak key that holds a plain value (not a model)
+    /// keeps it; one that holds a model is left out (the fourth finding:
+    /// the plain value was dropped, so the round trip changed the bag).
+    @Test func aWeakKeyInABagsCopyKeepsAPlainValue() throws {
+        let archive = try S.archive(objects: [
+            ["$class": S.uid(3), "name": S.uid(4), "other": S.uid(2)],
+            ["$class": S.uid(3), "name": S.uid(5), "parent": S.uid(6)],
+            S.classDescription("LegacyNode"), "root", "o", "not a model",
+        ])
+        let node = try ArchiveNode(keyedArchive: archive)
+        let other = try #require(node.extensibleProperties["other"])
+        #expect(other["parent"] == "not a model")
+        #expect(!Self.holdsReferences(other), "\(other)")
+        let written = try node.keyedArchiveData()
+        let back = try ArchiveNode(keyedArchive: written)
+        #expect(back.isEquivalent(to: node))
+        #expect(back.extensibleProperties["other"] == other)
+        #expect(try back.keyedArchiveData() == written)
+    }
 }
