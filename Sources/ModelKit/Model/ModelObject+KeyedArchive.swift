@@ -85,7 +85,7 @@ extension ModelObject {
     func loadKeyedArchive(_ data: Data) throws {
         let root = Swift.type(of: self)
         let archive = try KeyedArchive(data: data)
-        var reader = KeyedArchiveReader(archive, byteCount: data.count) { name in
+        var reader = KeyedArchiveReader(archive, byteCount: data.count, rootType: root) { name in
             ModelObject.archivedType(named: name, root: root)
         }
         try load(reader.rootValue())

@@ -57,8 +57,16 @@ struct KeyedArchiveReader {
     /// The fixed ceiling of ``limit``, whatever the file's size.
     static let maximumValues = 10_000_000
 
-    init(_ archive: KeyedArchive, byteCount: Int, modelType: ((String) -> ModelObject.Type?)? = nil) {
+    /// The class of the model the archive is read into, whose saved keys
+    /// tell, for an archive without a `"root"`, which top keys are its bag's.
+    let rootType: ModelObject.Type?
+
+    init(
+        _ archive: KeyedArchive, byteCount: Int, rootType: ModelObject.Type? = nil,
+        modelType: ((String) -> ModelObject.Type?)? = nil
+    ) {
         self.archive = archive
+        self.rootType = rootType
         self.modelType = modelType
         limit = min(Self.maximumValues, max(1 << 16, 256 * byteCount))
         isOpen = [Bool](repeating: false, count: archive.objects.count)
@@ -84,9 +92,17 @@ struct KeyedArchiveReader {
             return try member(root, depth: 0, isWeak: false) ?? .null
         }
         var result = ModelValue.Object(minimumCapacity: archive.top.count)
-        for (key, reference) in archive.top {
+        let layout = rootType.map { ClassLayout.of($0) }
+        for (archivedKey, reference) in archive.top {
+            // Top keys are escaped as members' are (`$key` as `$$key`).
+            let key = KeyedArchive.unescapedKey(archivedKey)
             path.append(.key(key))
+            // The top keys are the root model's members: one it does not
+            // save goes to its bag, where models are copies (see `bagDepth`).
+            let isBag = layout.map { $0.offset(forKey: key) == nil } ?? false
+            if isBag { bagDepth += 1 }
             result.appendNew(key: key, value: try member(reference, depth: 1, isWeak: false) ?? .null)
+            if isBag { bagDepth -= 1 }
             path.removeLast()
         }
         return .object(result)

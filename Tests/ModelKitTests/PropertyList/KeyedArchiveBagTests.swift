@@ -120,4 +120,29 @@ struct KeyedArchiveBagTests {
         #expect(back.extensibleProperties["other"] == other)
         #expect(try back.keyedArchiveData() == written)
     }
+
+    /// An archive with no `"root"`, whose top keys are the model's members:
+    /// a model under a top key the class does not save is a copy in the bag,
+    /// while the same model under `children` is a model (the fifth finding:
+    /// the bag kept an id and a reference, which the next save renumbered).
+    @Test func aTopKeyTheClassDoesNotSaveIsABagOfCopies() throws {
+        let archive = try S.archive(
+            objects: [
+                ["$class": S.uid(3), "name": S.uid(4)],
+                ["$class": S.uid(5), "NS.objects": [S.uid(1)]],
+                S.classDescription("LegacyNode"), "o", S.classDescription("NSArray"), "root",
+            ],
+            top: ["other": S.uid(1), "children": S.uid(2), "name": S.uid(6), "$$odd": S.uid(6)])
+        let node = try ArchiveNode(keyedArchive: archive)
+        #expect(node.name == "root")
+        #expect(node.children.map(\.name) == ["o"])
+        let other = try #require(node.extensibleProperties["other"])
+        #expect(!Self.holdsReferences(other), "\(other)")
+        #expect(other["name"] == "o")
+        #expect(node.extensibleProperties["$odd"] == "root")
+        let written = try node.keyedArchiveData()
+        let back = try ArchiveNode(keyedArchive: written)
+        #expect(back.isEquivalent(to: node))
+        #expect(try back.keyedArchiveData() == written)
+    }
 }
