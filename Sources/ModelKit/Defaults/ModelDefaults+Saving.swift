@@ -8,32 +8,6 @@
 import Foundation
 import Synchronization
 
-/// What identifies one version of a file: replacing it atomically gives it a
-/// new inode, writing it in place a new size or modification time.
-struct FileStamp: Equatable {
-    var seconds: Int
-    var nanoseconds: Int
-    var size: Int
-    var inode: UInt64
-    /// Whether it is a regular file (a store reads and replaces nothing else).
-    var isRegularFile: Bool
-
-    init?(path: String) {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        isRegularFile = info.st_mode & S_IFMT == S_IFREG
-        #if canImport(Darwin)
-            seconds = Int(info.st_mtimespec.tv_sec)
-            nanoseconds = Int(info.st_mtimespec.tv_nsec)
-        #else
-            seconds = Int(info.st_mtim.tv_sec)
-            nanoseconds = Int(info.st_mtim.tv_nsec)
-        #endif
-        size = Int(info.st_size)
-        inode = UInt64(info.st_ino)
-    }
-}
-
 extension ModelDefaults {
     /// Reads the store's file: its values and stamp, or nothing when there is no file.
     /// - Throws: ``ModelError`` naming the file when it cannot be read or is
@@ -159,7 +133,11 @@ extension ModelDefaults {
     /// the error naming the keys whose values could not be written (the
     /// rest were).
     private func saveChanges() throws -> ([(String, ModelValue?, ModelValue?)], ModelError?) {
-        if let loadProblem = lock.withLock({ loadProblem }) { throw loadProblem }
+        // A file that could not be read when the store opened (protected
+        // until the device's first unlock, unreadable for a while, broken
+        // and since mended) is read again first: the save goes ahead once it
+        // reads, and throws why not while it does not.
+        if lock.withLock({ loadProblem != nil }) { try reload() }
         captureAttachedModels()
         guard lock.withLock({ !pendingKeys.isEmpty }) else { return ([], nil) }
         return try FileLock(url: lockURL, file: url).withLock {
@@ -173,6 +151,11 @@ extension ModelDefaults {
                 (merged, data, _) = try encodedFile(onDisk, changes: keys.filter { unwritable[$0] == nil }, values: values)
             }
             try write(data)
+            // A store opened before its folder existed had to poll: its first
+            // save made the folder, which file events can now watch.
+            if let interval = lock.withLock({ watcher?.mechanism == .polling ? watchingInterval : nil }) {
+                startWatching(every: interval)
+            }
             let stamp = FileStamp(path: path)
             let changes = lock.withLock {
                 // Changes made while writing, and values that could not be
@@ -397,7 +380,20 @@ extension ModelDefaults {
     }
     private static let openStores = LockedTable<ObjectIdentifier, WeakStore>()
     private static let exitHandler: Void = {
-        atexit { ModelDefaults.saveOpenStores() }
+        atexit { ModelDefaults.saveOpenStores(when: "at exit") }
+        // Apple platforms suspend an app in the background and may kill it
+        // later without running `atexit`: save when it leaves the foreground.
+        let center = NotificationCenter.default
+        for name in Platform.appLeavingNotifications {
+            _ = center.addObserver(forName: name, object: nil, queue: nil) { _ in
+                ModelDefaults.saveOpenStores(when: "as the app left the foreground")
+            }
+        }
+        for name in Platform.protectedDataAvailableNotifications {
+            _ = center.addObserver(forName: name, object: nil, queue: nil) { _ in
+                ModelDefaults.readUnreadableStoresAgain()
+            }
+        }
     }()
 
     /// Keeps `store` to be saved when the process exits normally.
@@ -424,30 +420,41 @@ extension ModelDefaults {
         return nil
     }
 
-    /// Saves every open store that has changes.
-    static func saveOpenStores() {
+    /// Saves every open store that has changes (at exit, and when the app
+    /// leaves the foreground); a failure goes to standard error.
+    static func saveOpenStores(when: String) {
         let stores = openStores.withLock { $0.values.compactMap(\.store) }
         for store in stores where store.hasUnsavedChanges {
-            if let failure = store.saveRecordingError() { reportToStandardError(failure, when: "at exit") }
+            if let failure = store.saveRecordingError() { reportToStandardError(failure, when: when) }
         }
+    }
+
+    /// Reads again the file of every open store that could not read it
+    /// (when protected data becomes available: the device was unlocked).
+    static func readUnreadableStoresAgain() {
+        let stores = openStores.withLock { $0.values.compactMap(\.store) }
+        for store in stores where store.loadError != nil { try? store.reload() }
     }
 
     // MARK: - Watching the file
 
-    /// Checks the file every `interval` seconds and reloads when another
+    /// Watches the file (``FileWatcher``: file events, or a look every
+    /// `interval` seconds where there are none) and reloads when another
     /// process changed it.
     func startWatching(every interval: TimeInterval) {
-        let timer = DispatchSource.makeTimerSource(queue: DispatchQueue.global(qos: .utility))
-        timer.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(100))
-        timer.setEventHandler { [weak self] in self?.reloadIfChanged() }
-        watcher = timer
-        timer.resume()
+        let new = FileWatcher(url: url, interval: interval) { [weak self] in self?.reloadIfChanged() }
+        let old = lock.withLock {
+            defer { watcher = new }
+            return watcher
+        }
+        old?.cancel()
     }
 
-    /// Reloads when the file is not the one last read or written.
+    /// Reloads when the file is not the one last read or written, or could
+    /// not be read last time.
     func reloadIfChanged() {
         let stamp = FileStamp(path: path)
-        guard lock.withLock({ stamp != fileStamp }) else { return }
+        guard lock.withLock({ stamp != fileStamp || loadProblem != nil }) else { return }
         try? reload()
     }
 }

@@ -79,7 +79,9 @@ public final class ModelDefaults: @unchecked Sendable {
     var observers: [Int: KeyObserver] = [:]
     var streams: [Int: AsyncStream<String>.Continuation] = [:]
     var nextObserverID = 0
-    var watcher: (any DispatchSourceTimer)?
+    var watcher: FileWatcher?
+    /// The `watchInterval` the store was opened with.
+    var watchingInterval: TimeInterval?
     var fileDurability = FileDurability.synced
 
     /// Opens the store on the property-list file at `url`, reading it if it exists.
@@ -91,8 +93,12 @@ public final class ModelDefaults: @unchecked Sendable {
     ///   - recovery: what to do with a file that cannot be read as a store.
     ///   - autosaveDelay: seconds after a change before the store saves by
     ///     itself; `nil` saves only on ``save(clearingChanges:)`` and at exit.
-    ///   - watchInterval: how often to check whether another process changed
-    ///     the file; `nil` never checks (use ``reload()``).
+    ///   - watchInterval: whether to watch the file for changes other
+    ///     processes save, and reload them: `nil` never watches (use
+    ///     ``reload()``). The file is watched with the system's file events
+    ///     (kqueue on Apple platforms, inotify on Linux), which cost nothing
+    ///     while the file does not change; only where neither is available is
+    ///     it looked at every `watchInterval` seconds.
     /// - Throws: ``ModelError`` naming the file when it exists but cannot be
     ///   read, or is not a dictionary of settings (with `.fail`); naming the
     ///   URL when it is not a file URL.
@@ -123,6 +129,7 @@ public final class ModelDefaults: @unchecked Sendable {
             try Self.moveAside(url)
         }
         ModelDefaults.registerForExit(self)
+        watchingInterval = watchInterval
         if let watchInterval { startWatching(every: watchInterval) }
     }
 
@@ -134,6 +141,7 @@ public final class ModelDefaults: @unchecked Sendable {
         format = .xml
         autosaveDelay = nil
         loadProblem = problem
+        ModelDefaults.registerForExit(self)
     }
 
     /// A store released with unsaved changes saves them first, at once,

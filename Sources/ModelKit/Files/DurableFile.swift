@@ -106,7 +106,7 @@ enum DurableFile {
         try data.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count {
-                let written = Glibc_write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                let written = Platform.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
                 if written < 0 {
                     if errno == EINTR { continue }
                     throw failure(url, "the file could not be written: \(describe(errno))")
@@ -115,7 +115,7 @@ enum DurableFile {
             }
         }
         if durability == .synced {
-            guard syncFile(descriptor) else { throw failure(url, "the file could not be synced: \(describe(errno))") }
+            guard Platform.syncFile(descriptor) else { throw failure(url, "the file could not be synced: \(describe(errno))") }
         }
         // The lock stays held through a second descriptor until the rename,
         // so that no other writer's cleanup takes the file for abandoned.
@@ -130,7 +130,7 @@ enum DurableFile {
         }
         renamed = true
         if durability == .synced {
-            _ = syncFile(folderDescriptor)  // a file system that cannot sync folders is no error: the file is synced
+            _ = Platform.syncFile(folderDescriptor)  // a file system that cannot sync folders is no error: the file is synced
         }
     }
 
@@ -198,30 +198,4 @@ enum DurableFile {
             throw failure(file, "the folder \(path) could not be made: \(describe(code))")
         }
     }
-
-    // MARK: - Syncing
-
-    /// Syncs a file's bytes to the device: `F_FULLFSYNC` on Apple platforms
-    /// (plain `fsync` there leaves them in the drive's cache), else `fsync`.
-    static func syncFile(_ descriptor: Int32) -> Bool {
-        #if canImport(Darwin)
-            if fcntl(descriptor, F_FULLFSYNC) == 0 { return true }
-        #endif
-        while fsync(descriptor) != 0 {
-            if errno != EINTR { return false }
-        }
-        return true
-    }
-}
-
-/// `write(2)`, named apart from the `write` methods in scope.
-@inline(__always)
-private func Glibc_write(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
-    #if canImport(Darwin)
-        Darwin.write(descriptor, buffer, count)
-    #elseif canImport(Glibc)
-        Glibc.write(descriptor, buffer, count)
-    #elseif canImport(Musl)
-        Musl.write(descriptor, buffer, count)
-    #endif
 }

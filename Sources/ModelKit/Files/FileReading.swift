@@ -27,7 +27,13 @@ enum FileReading {
         guard fstat(descriptor, &status) == 0 else { throw problem(at: url, code: errno) }
         if status.st_mode & S_IFMT == S_IFDIR { throw problem(at: url, code: EISDIR) }
         var data = Data()
-        if status.st_mode & S_IFMT == S_IFREG, status.st_size > 0 { data.reserveCapacity(Int(status.st_size) + 1) }
+        if status.st_mode & S_IFMT == S_IFREG, status.st_size > 0 {
+            // `st_size` has 64 bits everywhere, `Int` 32 on watchOS.
+            guard let size = Int(exactly: status.st_size), size < Int.max else {
+                throw DurableFile.failure(url, "the file is too large to read into memory (\(status.st_size) bytes)")
+            }
+            data.reserveCapacity(size + 1)
+        }
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }

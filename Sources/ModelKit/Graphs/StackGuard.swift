@@ -187,40 +187,13 @@ enum StackGuard {
         var outcome: Result<Value, any Error>?
         try withoutActuallyEscaping({ outcome = Result { try body() } }) { work in
             let continuation = Continuation(body: work)
-            // Allocated, not a Swift value: pthread_attr_init sets it up.
-            let attributes = UnsafeMutablePointer<pthread_attr_t>.allocate(capacity: 1)
-            pthread_attr_init(attributes)
-            defer {
-                pthread_attr_destroy(attributes)
-                attributes.deallocate()
-            }
-            pthread_attr_setstacksize(attributes, continuationStackSize)
-            let argument = Unmanaged.passRetained(continuation).toOpaque()
-            #if canImport(Darwin)
-                var thread: pthread_t?
-                let status = pthread_create(&thread, attributes, { argument in
-                    Unmanaged<Continuation>.fromOpaque(argument).takeRetainedValue().run()
-                    return nil
-                }, argument)
-            #else
-                var thread = pthread_t()
-                let status = pthread_create(&thread, attributes, { argument in
-                    Unmanaged<Continuation>.fromOpaque(argument!).takeRetainedValue().run()
-                    return nil
-                }, argument)
-            #endif
+            let status = Platform.runOnNewThread(stackSize: continuationStackSize) { continuation.run() }
             guard status == 0 else {
-                Unmanaged<Continuation>.fromOpaque(argument).release()
                 throw ModelError(
                     code: .nestingTooDeep,
                     message: "models are nested too deep for the stack of this thread, and no thread with a larger "
                         + "stack could be started (error \(status))")
             }
-            #if canImport(Darwin)
-                pthread_join(thread!, nil)
-            #else
-                pthread_join(thread, nil)
-            #endif
         }
         return try outcome!.get()
     }

@@ -116,11 +116,7 @@ final class ConstructionStack {
     static func makeCurrent() -> Unmanaged<ConstructionStack> {
         var stored = constructionStackKey.load(ordering: .acquiring)
         if stored == 0 {
-            var key = pthread_key_t()
-            let status = pthread_key_create(&key) { pointer in
-                #if canImport(Darwin)
-                    let pointer: UnsafeMutableRawPointer? = pointer
-                #endif
+            let key = Platform.makeThreadKey { pointer in
                 guard let pointer else { return }
                 if UInt(bitPattern: pointer) == fastStack.load(ordering: .acquiring) {
                     // The owner is ending: the fast stack is free for the
@@ -131,7 +127,6 @@ final class ConstructionStack {
                     Unmanaged<ConstructionStack>.fromOpaque(pointer).release()
                 }
             }
-            precondition(status == 0, "ModelKit: pthread_key_create failed (\(status))")
             let (exchanged, original) = constructionStackKey.compareExchange(
                 expected: 0, desired: UInt(key) &+ 1, ordering: .acquiringAndReleasing)
             if exchanged {
@@ -170,11 +165,7 @@ final class ConstructionStack {
     /// The calling thread's identity, never 0.
     @inlinable @inline(__always)
     static func threadID() -> UInt {
-        #if canImport(Glibc)
-            UInt(pthread_self())
-        #else
-            UInt(bitPattern: pthread_self())
-        #endif
+        Platform.threadID()
     }
 
     /// Pushes an initial value and returns its position.
@@ -228,12 +219,12 @@ final class ConstructionStack {
     /// Moves the cells from `base` to the top into `target` (uninitialised
     /// cells of the slots of `layout`) and pops them.
     func take(from base: Int, into target: UnsafeMutableRawPointer, layout: ClassLayout) {
-        #if canImport(ObjectiveC)
-            SlotCell.moveRow(from: cells + base * SlotCell.size, to: target, count: count - base, codecs: layout.codecs)
-        #else
+        if Platform.movesCellsBitwise {
             // Cells move bitwise, as Swift moves values.
             target.copyMemory(from: cells + base &* SlotCell.size, byteCount: (count &- base) &* SlotCell.size)
-        #endif
+        } else {
+            SlotCell.moveRow(from: cells + base * SlotCell.size, to: target, count: count - base, codecs: layout.codecs)
+        }
         count = base
     }
 }

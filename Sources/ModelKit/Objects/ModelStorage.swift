@@ -64,39 +64,11 @@ struct ModelStorage {
         let cells = base + cellsOffset
         base.initializeMemory(as: ModelState.self, to: ModelState(layout: layout, cells: cells))
         let mutex = (base + headerSize).bindMemory(to: pthread_mutex_t.self, capacity: 1)
-        #if canImport(Glibc)
-            // glibc's mutex is plain data until first locked: a fresh
-            // recursive one is what PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP
-            // (a macro Swift cannot import) gives, so it is copied from a
-            // template made once, instead of setting up attributes and
-            // calling pthread_mutex_init for every object.
-            mutex.initialize(to: recursiveMutexTemplate.value)
-        #else
-            var attributes = pthread_mutexattr_t()
-            pthread_mutexattr_init(&attributes)
-            pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_RECURSIVE))
-            let status = pthread_mutex_init(mutex, &attributes)
-            pthread_mutexattr_destroy(&attributes)
-            precondition(status == 0, "ModelKit: pthread_mutex_init failed (\(status))")
-        #endif
+        Platform.initializeRecursiveMutex(mutex)
         fill(cells)
         return ModelStorage(base: base)
     }
 
-    #if canImport(Glibc)
-        /// A recursive mutex, initialised and never locked: the bytes every
-        /// new storage's lock starts as.
-        private static let recursiveMutexTemplate: UncheckedSendable<pthread_mutex_t> = {
-            var mutex = pthread_mutex_t()
-            var attributes = pthread_mutexattr_t()
-            pthread_mutexattr_init(&attributes)
-            pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_RECURSIVE))
-            let status = pthread_mutex_init(&mutex, &attributes)
-            pthread_mutexattr_destroy(&attributes)
-            precondition(status == 0, "ModelKit: pthread_mutex_init failed (\(status))")
-            return UncheckedSendable(mutex)
-        }()
-    #endif
 
     /// Destroys the values (by their types), the state and the lock, and
     /// frees the memory: the owner's `deinit` calls it, once.

@@ -97,30 +97,30 @@ final class PendingCells: ManagedBuffer<PendingCells.Header, SlotCell> {
         withUnsafeMutablePointers { header, elements in
             let layout = header.pointee.layout
             let source = UnsafeMutableRawPointer(elements)
-            #if !canImport(ObjectiveC)
-                // Every slot filled and none being mutated (a new object, loaded):
-                // destroy the old values, then move the row in at once.
-                if state.mutatingSlots.isEmpty, header.pointee.filled.containsAll(below: layout.slotCount) {
-                    let types = layout.typesToDestroy
-                    for (index, slot) in layout.slotsToDestroy.enumerated() {
-                        types[index]._destroyStoredValue(at: state.cells + slot &* SlotCell.size)
-                    }
-                    state.cells.copyMemory(from: source, byteCount: layout.slotCount &* SlotCell.size)
-                    header.pointee.filled.removeAll()
-                    return
+            // Every slot filled and none being mutated (a new object, loaded):
+            // destroy the old values, then move the row in at once.
+            if Platform.movesCellsBitwise, state.mutatingSlots.isEmpty,
+                header.pointee.filled.containsAll(below: layout.slotCount)
+            {
+                let types = layout.typesToDestroy
+                for (index, slot) in layout.slotsToDestroy.enumerated() {
+                    types[index]._destroyStoredValue(at: state.cells + slot &* SlotCell.size)
                 }
-            #endif
+                state.cells.copyMemory(from: source, byteCount: layout.slotCount &* SlotCell.size)
+                header.pointee.filled.removeAll()
+                return
+            }
             for slot in 0..<layout.slotCount where header.pointee.filled.contains(slot) {
                 // A slot being mutated in place cannot be replaced: this traps
                 // with the property's name, as every write to it does.
                 if state.mutatingSlots.contains(slot) { state.setValue(value(at: slot), at: slot) }
                 let target = state.cells + slot &* SlotCell.size
                 if !layout.slotIsPlainData[slot] { layout.slotTypes[slot]._destroyStoredValue(at: target) }
-                #if canImport(ObjectiveC)
-                    layout.codecs[slot].moveCell(from: source + slot &* SlotCell.size, to: target)
-                #else
+                if Platform.movesCellsBitwise {
                     target.copyMemory(from: source + slot &* SlotCell.size, byteCount: SlotCell.size)
-                #endif
+                } else {
+                    layout.codecs[slot].moveCell(from: source + slot &* SlotCell.size, to: target)
+                }
             }
             header.pointee.filled.removeAll()
         }

@@ -77,12 +77,12 @@ struct SlotCell {
         from source: UnsafeMutableRawPointer, to target: UnsafeMutableRawPointer, count: Int, codecs: [any SlotCodec]
     ) {
         guard count > 0 else { return }
-        #if canImport(ObjectiveC)
+        if Platform.movesCellsBitwise {
+            target.copyMemory(from: source, byteCount: count * size)
+        } else {
             for index in 0..<count {
                 codecs[index].moveCell(from: source + index * size, to: target + index * size)
             }
-        #else
-            target.copyMemory(from: source, byteCount: count * size)
-        #endif
+        }
     }
 }

@@ -33,6 +33,10 @@ extension DurableFile {
             guard fchmod(descriptor, mode) == 0 else {
                 throw failure(url, "its permissions could not be kept (\(describe(errno)))")
             }
+            // Apple's <copyfile.h> (copyfile(3)): `int fcopyfile(int from, int
+            // to, copyfile_state_t, copyfile_flags_t)` and `int copyfile(const
+            // char *from, const char *to, copyfile_state_t, copyfile_flags_t)`,
+            // `copyfile_flags_t` a `uint32_t` (Apple's copyfile(3) manual page).
             let flags = copyfile_flags_t(COPYFILE_ACL | COPYFILE_XATTR)
             // A file that may be written but not read: copied by path.
             let copied =
@@ -142,9 +146,8 @@ extension DurableFile {
         let fremovexattr: Remove
 
         static let shared: ExtendedAttributeCalls? = {
-            guard let process = dlopen(nil, RTLD_NOW) else { return nil }
             func find<Function>(_ name: String, as type: Function.Type) -> Function? {
-                guard let symbol = dlsym(process, name) else { return nil }
+                guard let symbol = Platform.symbol(named: name) else { return nil }
                 return unsafeBitCast(symbol, to: type)
             }
             guard let flistxattr = find("flistxattr", as: List.self),

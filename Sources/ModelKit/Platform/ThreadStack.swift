@@ -17,6 +17,10 @@ enum ThreadStack {
     /// main thread, a read of `/proc/self/maps`): keep the answer.
     static func currentBounds() -> (low: UInt, high: UInt)? {
         #if canImport(Darwin)
+            // Apple's <pthread.h>: `void *pthread_get_stackaddr_np(pthread_t)`
+            // (the stack's highest address) and `size_t
+            // pthread_get_stacksize_np(pthread_t)`; Apple's documentation of
+            // pthread and swift-corelibs-foundation's Thread use them so.
             let thread = pthread_self()
             let high = UInt(bitPattern: pthread_get_stackaddr_np(thread))
             let size = UInt(pthread_get_stacksize_np(thread))
@@ -42,7 +46,7 @@ enum ThreadStack {
         /// for `_GNU_SOURCE`, so Swift does not see it: found with `dlsym`.
         private static let attributesOfThread:
             (@convention(c) (pthread_t, UnsafeMutablePointer<pthread_attr_t>?) -> CInt)? = {
-                guard let function = dlsym(nil, "pthread_getattr_np") else { return nil }  // nil: RTLD_DEFAULT
+                guard let function = Platform.symbol(named: "pthread_getattr_np") else { return nil }
                 return unsafeBitCast(
                     function, to: (@convention(c) (pthread_t, UnsafeMutablePointer<pthread_attr_t>?) -> CInt).self)
             }()
@@ -95,13 +99,8 @@ private struct FakeStacks: @unchecked Sendable {
 
     /// The interface, or nil without AddressSanitizer.
     static let interface: FakeStacks? = {
-        #if canImport(Darwin)
-            let everywhere = RTLD_DEFAULT
-        #else
-            let everywhere: UnsafeMutableRawPointer? = nil  // RTLD_DEFAULT
-        #endif
-        guard let current = dlsym(everywhere, "__asan_get_current_fake_stack"),
-            let real = dlsym(everywhere, "__asan_addr_is_in_fake_stack")
+        guard let current = Platform.symbol(named: "__asan_get_current_fake_stack"),
+            let real = Platform.symbol(named: "__asan_addr_is_in_fake_stack")
         else { return nil }
         return FakeStacks(
             currentFakeStack: unsafeBitCast(current, to: CurrentFakeStack.self),

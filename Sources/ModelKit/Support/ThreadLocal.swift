@@ -17,16 +17,9 @@ final class ThreadLocal<Value: AnyObject>: @unchecked Sendable {
 
     init(_ make: @escaping @Sendable () -> Value) {
         self.make = make
-        var key = pthread_key_t()
-        let status = pthread_key_create(&key) { pointer in
-            #if canImport(Darwin)
-                Unmanaged<AnyObject>.fromOpaque(pointer).release()
-            #else
-                if let pointer { Unmanaged<AnyObject>.fromOpaque(pointer).release() }
-            #endif
+        key = Platform.makeThreadKey { pointer in
+            if let pointer { Unmanaged<AnyObject>.fromOpaque(pointer).release() }
         }
-        precondition(status == 0, "ModelKit: pthread_key_create failed (\(status))")
-        self.key = key
     }
 
     /// This thread's instance.
