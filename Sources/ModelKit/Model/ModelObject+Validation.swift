@@ -95,8 +95,11 @@ extension ModelObject {
             case let model as ModelObject:
                 found.append((model, currentSteps))
             case let list as [Any]:
-                for (index, element) in list.enumerated().reversed() {
-                    pending.append((element, currentSteps + [.index(index)]))
+                // By index, not `enumerated().reversed()`: that may pick
+                // EnumeratedSequence's BidirectionalCollection conformance,
+                // which Apple platforms have only from their 26 releases.
+                for index in list.indices.reversed() {
+                    pending.append((list[index], currentSteps + [.index(index)]))
                 }
             case let map as [String: Any]:
                 for key in map.keys.sorted().reversed() {

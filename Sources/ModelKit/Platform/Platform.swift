@@ -36,9 +36,12 @@ enum Platform {
     /// runtime exists, weak references to Objective-C objects (and values
     /// holding them), which the runtime tracks by address; there each cell is
     /// moved through its codec.
+    ///
+    /// A build with `-D MODELKIT_APPLE_PATHS` moves cells through their
+    /// codecs too, so that CI on Linux runs the Apple platforms' path.
     @inlinable @inline(__always)
     static var movesCellsBitwise: Bool {
-        #if canImport(ObjectiveC)
+        #if canImport(ObjectiveC) || MODELKIT_APPLE_PATHS
             false
         #else
             true
@@ -47,8 +50,10 @@ enum Platform {
 
     /// Whether this build takes the Apple platforms' paths where they need
     /// only the standard library (`-D MODELKIT_APPLE_PATHS`): number parsing
-    /// without `Float80` and strings made without `UTF8Span`. CI builds
-    /// Linux with it on to run those paths; see README's "Platforms".
+    /// without `Float80`, strings made without `UTF8Span` (Apple systems
+    /// before the 26 releases) and cells moved through their codecs
+    /// (``movesCellsBitwise``). CI builds Linux with it on to run those
+    /// paths; see README's "Platforms".
     @inlinable @inline(__always)
     static var takesApplePaths: Bool {
         #if MODELKIT_APPLE_PATHS

@@ -17,7 +17,8 @@ extension String {
     /// `String(copying:)`, which copies without checking again.
     ///
     /// Where `UTF8Span` is not available (Apple systems before the 26
-    /// releases), the string is decoded with repairs and compared with the
+    /// releases, and a Linux build with `-D MODELKIT_APPLE_PATHS`, which CI
+    /// runs so that this path is tested), the string is decoded with repairs and compared with the
     /// input: repairing always changes the bytes (a well-formed result
     /// cannot equal ill-formed input), so the decoded string is the answer
     /// exactly when its bytes are the input's. (`String(validating:as:)`
@@ -29,7 +30,7 @@ extension String {
             self = ""
             return
         }
-        if #available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *) {
+        if !Platform.takesApplePaths, #available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *) {
             guard UTF8Validation.isValid(input, count: bytes.count) else { return nil }
             self = unsafe String(copying: UTF8Span(unchecked: bytes.span, isKnownASCII: false))
             return
@@ -47,7 +48,7 @@ extension String {
     /// 0x80): copied without the standard library's check for that.
     @inline(__always)
     init(asciiBytes bytes: UnsafeBufferPointer<UInt8>) {
-        if #available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *) {
+        if !Platform.takesApplePaths, #available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *) {
             self = unsafe String(copying: UTF8Span(unchecked: bytes.span, isKnownASCII: true))
         } else {
             self = String(decoding: bytes, as: UTF8.self)
@@ -59,7 +60,7 @@ extension String {
     /// ASCII): copied without checking.
     @inline(__always)
     init(knownValidUTF8 bytes: UnsafeBufferPointer<UInt8>) {
-        if #available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *) {
+        if !Platform.takesApplePaths, #available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *) {
             self = unsafe String(copying: UTF8Span(unchecked: bytes.span, isKnownASCII: false))
         } else {
             self = String(decoding: bytes, as: UTF8.self)

@@ -145,8 +145,24 @@ import Testing
     }
 
     @Test func aSocketIsReadAsASocketNotAsAnUnreadableFile() throws {
-        try withTemporaryFolder { folder in
+        try withTemporaryFolder { temporary in
+            // A socket's path must fit `sun_path`: 108 bytes on Linux, 104 on
+            // Apple platforms, whose temporary folder
+            // (/var/folders/…/T/ModelKitTests-<UUID>/) leaves no room for
+            // the name. There the socket goes in a short folder of /tmp.
+            var folder = temporary
+            let capacity = MemoryLayout.size(ofValue: sockaddr_un().sun_path)
+            if folder.appendingPathComponent("sock.json").path.utf8.count >= capacity {
+                var template = Array("/tmp/mk.XXXXXX".utf8CString)
+                guard let made = mkdtemp(&template) else { return }
+                folder = URL(fileURLWithPath: String(cString: made), isDirectory: true)
+            }
+            defer { if folder != temporary { try? FileManager.default.removeItem(at: folder) } }
             let url = folder.appendingPathComponent("sock.json")
+            guard url.path.utf8.count < capacity else {
+                Issue.record("the socket's path \(url.path) does not fit sun_path (\(capacity) bytes)")
+                return
+            }
             #if canImport(Darwin)
                 let descriptor = socket(AF_UNIX, SOCK_STREAM, 0)
             #else

@@ -258,7 +258,10 @@ extension JSONReader {
             let value = Double(mantissa)
             return exponent < 0 ? value / powersOfTen[-exponent] : value * powersOfTen[exponent]
         }
-        #if arch(x86_64) && !os(Windows)
+        #if arch(x86_64) && !os(Windows) && !MODELKIT_APPLE_PATHS
+            // (Apple devices are arm64, without Float80: a build with
+            // `-D MODELKIT_APPLE_PATHS` leaves this out, so CI reads numbers
+            // here as they are read there.)
             // Float80 holds any UInt64 and 10^k up to k = 27 exactly, so the
             // operation below rounds once, to 64 bits. Rounding that again to
             // 53 bits is correct unless the 64-bit result sits exactly halfway
@@ -282,7 +285,7 @@ extension JSONReader {
         1e19, 1e20, 1e21, 1e22,
     ]
 
-    #if arch(x86_64) && !os(Windows)
+    #if arch(x86_64) && !os(Windows) && !MODELKIT_APPLE_PATHS
         /// 10^0 through 10^27, exact in `Float80` because 5^27 < 2^64.
         static let powersOfTenExtended: [Float80] = [
             1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17,
