@@ -22,7 +22,7 @@ extension Platform {
     /// ``current`` and given by hand in tests: the choice itself
     /// (``standardStoreFile(_:)``, ``suiteStoreFile(named:_:)``) is a pure
     /// function of these, so every platform's answer is checked on any.
-    struct StoreFolderInputs {
+    struct StoreFolderInputs: Sendable {
         var family: Family
         var environment: [String: String]
         /// The executable's name (`ProcessInfo.processName`).
@@ -37,7 +37,7 @@ extension Platform {
         var home: URL
         /// The App Group container of an identifier, or nil when the app has
         /// no such group (Apple platforms; always nil elsewhere).
-        var groupContainer: (String) -> URL?
+        var groupContainer: @Sendable (String) -> URL?
 
         /// The inputs of the running process.
         static var current: StoreFolderInputs {
