@@ -22,9 +22,6 @@ extension ModelDefaults {
             return URL(fileURLWithPath: folder, isDirectory: true).appendingPathComponent("defaults.plist")
         }
         let executable = ProcessInfo.processInfo.processName
-        // SCRATCH (issue 56 demonstration): the Darwin branch's fallback, outside the #if.
-        let fallback = FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent("Library/Application Support")
-        _ = fallback
         #if canImport(Darwin)
             let support =
                 FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
