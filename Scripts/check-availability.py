@@ -14,6 +14,7 @@ import hashlib
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import time
@@ -154,6 +155,7 @@ def extract_graphs(args, cache_dir):
     with open(tmp, "w") as f:
         json.dump(summary, f)
     os.replace(tmp, summary_path)
+    shutil.rmtree(raw_dir, ignore_errors=True)  # 60 MB; the summary is what later runs read
     return summary, modules, missing, False
 
 
