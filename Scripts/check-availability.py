@@ -871,6 +871,11 @@ class SourceFile:
             e = re.compile(r"\belse\b").search(self.blank, p)
             if not e or e.start() > offset:
                 continue
+            # The use must come after the guard's else block, not inside it.
+            brace = self.blank.find("{", e.end())
+            block = next((pair for pair in self.pairs if pair[0] == brace), None)
+            if block is None or block[1] >= offset:
+                continue
             for s in self.specs_between(p, e.start(), "#"):
                 found.append(("guard #available", s[3]))
         return found
