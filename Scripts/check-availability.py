@@ -1048,7 +1048,7 @@ def main():
                 via = f" (through {graphs.title(w)})" if w and w != g else ""
                 problems.append((p, introduced,
                                  f"'{title}' is introduced in {p} {show_version(introduced)}{via}, "
-                                 f"above the manifest's {p} {fraw} floor, with no #available guard"))
+                                 f"above the manifest's {p} {fraw} floor"))
                 continue
             # A protocol's member reached through a type's conformance.
             owner = graphs.parent.get(g)
@@ -1070,7 +1070,7 @@ def main():
                         problems.append((p, need,
                                          f"'{title}' on {rname} needs its conformance to {pname}, "
                                          f"introduced in {p} {show_version(need)} or later ({wname} is), "
-                                         f"above the manifest's {p} {fraw} floor, with no #available guard"))
+                                         f"above the manifest's {p} {fraw} floor"))
                         break
             if deprecated and deprecated <= fv:
                 warnings.append(f"{rel}:{line}:{col}: warning: '{title}' is deprecated in "
@@ -1085,10 +1085,13 @@ def main():
                 continue  # an #if branch that Apple platform does not compile
             if guards is None:
                 guards = src.guards(offset)
-            if any(covers(spec, p, needed) for _, spec in guards):
+            covering = [how for how, spec in guards if covers(spec, p, needed)]
+            if covering:
                 if args.verbose:
-                    print(f"{rel}:{line}:{col}: note: guarded on {p}: {message}")
+                    print(f"{rel}:{line}:{col}: note: guarded on {p} ({covering[0]}): {message}")
                 continue
+            if needed != "unavailable":
+                message += ", with no #available guard"
             errors.append(f"{rel}:{line}:{col}: error: {message}")
 
     # What the index cannot see: lines compiled on an Apple platform only.
