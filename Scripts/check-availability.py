@@ -306,13 +306,19 @@ class Graphs:
         `proto` on `domain`: a witness cannot be less available than the
         conformance it serves, so the conformance is no older than the
         newest witness the type declares for a requirement of `proto` or of a
-        protocol it refines. Returns (introduced, unavailable, witness usr)."""
+        protocol it refines. A witness only as new as its requirement (a
+        requirement added to the protocol later) says nothing about the
+        conformance and is skipped. Returns (introduced, unavailable, witness
+        usr)."""
         protos = self.protocol_closure(proto)
         introduced, unavailable, which = None, False, None
         for member, requirement in self.witnesses.get(type_usr, []):
             if self.requirement_of.get(requirement) not in protos:
                 continue
             i, _, _, u, _ = self.effective(member, domain)
+            ri, _, _, ru, _ = self.effective(requirement, domain)
+            if ru or (i and ri and i <= ri):
+                continue
             if u and not unavailable:
                 unavailable, which = True, member
             if i and (introduced is None or i > introduced):
@@ -948,9 +954,105 @@ def covers(spec, platform, needed):
     return isinstance(v, tuple) and v >= needed
 
 
+
+# --------------------------------------------------------------------------
+# A self-test of the source reading, run before every check (milliseconds)
+
+SELF_TEST_SOURCE = """import Foundation
+let s = "a { \\(x.map { "}" }) {"  // } {
+/* { /* } */ { */
+let r = #"raw " { "#
+let m = \"\"\"
+  { "quoted" \\(f("}"))
+  \"\"\"
+struct S {
+    @available(macOS 26, *) var a: Int = 0
+    func f() {
+        guard #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) else {
+            INSIDE_ELSE()
+            return
+        }
+        AFTER_GUARD()
+    }
+    func g() {
+        NOT_COVERED()
+        if #available(macOS 26, *), let v = SAME_COND() {
+            THEN()
+        } else {
+            ELSE()
+        }
+    }
+    @available(macOS, introduced: 26.0)
+    @available(iOS, unavailable)
+    public static func h() -> Int { H_BODY() }
+}
+#if canImport(Darwin)
+DARWIN()
+#elseif canImport(Glibc)
+GLIBC()
+#else
+OTHER()
+#endif
+#if !canImport(Darwin) || os(Linux)
+NOT_DARWIN()
+#endif
+"""
+
+# name: (covered on macOS at 26, covered on iOS for an unavailable symbol,
+#        compiled on linux, on macOS)
+SELF_TEST_EXPECTED = {
+    "INSIDE_ELSE": (False, False, True, True),
+    "AFTER_GUARD": (True, False, True, True),
+    "NOT_COVERED": (False, False, True, True),
+    "SAME_COND": (True, False, True, True),
+    "THEN": (True, False, True, True),
+    "ELSE": (False, False, True, True),
+    "H_BODY": (True, True, True, True),
+    "DARWIN": (False, False, False, True),
+    "GLIBC": (False, False, True, False),
+    "OTHER": (False, False, False, False),
+    "NOT_DARWIN": (False, False, True, False),
+}
+
+
+def self_test():
+    import tempfile
+    problems = []
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "Fixture.swift")
+        with open(path, "w") as f:
+            f.write(SELF_TEST_SOURCE)
+        src = SourceFile(path, ["linux", "macOS", "iOS"], Conditions("x86_64", (6, 3, 1)))
+        if len(src.pairs) != 7:
+            problems.append(f"brace pairs: {len(src.pairs)}, expected 7 (strings or comments misread)")
+        for name, expected in SELF_TEST_EXPECTED.items():
+            offset = SELF_TEST_SOURCE.index(name + "(")
+            line = SELF_TEST_SOURCE[:offset].count("\n") + 1
+            guards = src.guards(offset)
+            got = (any(covers(g, "macOS", (26, 0, 0)) for _, g in guards),
+                   any(covers(g, "iOS", "unavailable") for _, g in guards),
+                   src.activity["linux"][line], src.activity["macOS"][line])
+            if got != expected:
+                problems.append(f"{name}: {got}, expected {expected}")
+        with open(os.path.join(d, "Package.swift"), "w") as f:
+            f.write('// swift-tools-version: 6.2\nlet p = Package(name: "X",\n  platforms: [\n'
+                    '    .macOS(.v10_15), // old\n    .iOS("18.0"), .visionOS(.v2)\n  ])\n')
+        floor = read_floor(os.path.join(d, "Package.swift"))
+        if {k: v[0] for k, v in floor.items()} != {"macOS": (10, 15, 0), "iOS": (18, 0, 0),
+                                                   "visionOS": (2, 0, 0)}:
+            problems.append(f"floor: {floor}")
+    if [ios_to_visionos(v) for v in [(16, 4, 0), (17, 2, 0), (18, 0, 0), (26, 0, 0)]] != \
+            [(1, 0, 0), (1, 2, 0), (2, 0, 0), (26, 0, 0)]:
+        problems.append("iOS to visionOS mapping")
+    for p in problems:
+        print(f"check-availability: self-test: {p}", file=sys.stderr)
+    return 1 if problems else 0
+
 # --------------------------------------------------------------------------
 
 def main():
+    if sys.argv[1:] == ["--self-test"]:
+        return self_test()
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--package", required=True)
     ap.add_argument("--index-store", required=True)

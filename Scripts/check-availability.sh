@@ -6,10 +6,12 @@
 # lists, without an #available guard.
 #
 # Usage: Scripts/check-availability.sh [--scratch-path DIR] [--no-build]
-#                                      [--index-store DIR] [--verbose]
+#                                      [--index-store DIR] [--include-tests]
+#                                      [--verbose]
 #   --scratch-path  SwiftPM's build folder (default .build), as for swift build.
 #   --no-build      use the index store as the last debug build left it.
 #   --index-store   read this index store instead (implies --no-build).
+#   --include-tests check Tests/ too (builds them unless --no-build).
 #   --verbose       also print the uses that a guard covers, and where the
 #                   references the graphs do not hold point.
 #
@@ -92,12 +94,15 @@ scratch=.build
 build=1
 store=
 verbose=()
+sources=(--sources Sources/ModelKit --sources Demo)
+build_args=(--product Demo)
 while [ $# -gt 0 ]; do
     case "$1" in
         --scratch-path) scratch=$2; shift 2 ;;
         --no-build) build=0; shift ;;
         --index-store) store=$2; build=0; shift 2 ;;
         --verbose) verbose=(--verbose); shift ;;
+        --include-tests) sources+=(--sources Tests); build_args=(--build-tests); shift ;;
         *) echo "check-availability: unknown option $1" >&2; exit 2 ;;
     esac
 done
@@ -114,9 +119,11 @@ for candidate in "$toolchain/lib/libIndexStore.so" "$toolchain/lib/libIndexStore
     if [ -e "$candidate" ]; then libindexstore=$candidate; break; fi
 done
 [ -n "$libindexstore" ] || die "no libIndexStore in $toolchain/lib; the check reads the index store with it."
+# The helper's reading of guards, #if and the manifest, on a fixture of its own.
+python3 Scripts/check-availability.py --self-test || die "the helper's self-test failed (see above)."
 
 if [ "$build" = 1 ]; then
-    swift build --scratch-path "$scratch" --product Demo
+    swift build --scratch-path "$scratch" "${build_args[@]}"
 fi
 if [ -z "$store" ]; then
     store=$(swift build --scratch-path "$scratch" --show-bin-path)/index/store
@@ -147,5 +154,5 @@ exec python3 Scripts/check-availability.py \
     --toolchain-version "$(swift --version 2>&1 | head -1)" \
     --cache-dir "$scratch/availability" \
     "${modules[@]}" \
-    --sources Sources/ModelKit --sources Demo \
+    "${sources[@]}" \
     "${verbose[@]}"
