@@ -26,19 +26,27 @@
 #      obsoleted, isUnconditionallyUnavailable) is keyed by its USR. They are
 #      the same declarations as on Apple platforms: swift-foundation and the
 #      standard library carry their Apple @available on Linux too. The
-#      extraction takes about 40 s; its summary is cached under
+#      extraction takes 20 to 45 s; a summary of it (USR, availability,
+#      memberOf parent, protocol witnesses and refinements) is cached under
 #      <scratch>/availability, keyed by the toolchain, never in git.
+#      FileManager.homeDirectoryForCurrentUser, for one, is in
+#      FoundationEssentials' graph as unconditionally unavailable on iOS,
+#      tvOS and watchOS, with no visionOS entry (see 4).
 #   3. What ModelKit uses: the debug build writes an index store (SwiftPM
 #      turns -index-store-path on for debug builds on Linux; this script runs
 #      `swift build --product Demo`, which builds ModelKit and the Demo, and
 #      is a no-op after .ci/run's first build). The helper reads the store
 #      through libIndexStore's C API with ctypes: every occurrence with the
 #      reference, call, read or write role in a file under Sources/ModelKit or
-#      Demo, with its USR, line, column and `receivedBy` relation.
+#      Demo, with its USR, line, column and `receivedBy` relation. An
+#      accessor's USR (getter, setter, static too) counts as its property's.
+#      Units for files that no longer exist are skipped; a unit older than
+#      its source file stops the check (rebuild first).
 #   4. Availability of a use on each listed platform: the symbol's own
 #      entries intersected with its enclosing declarations' (memberOf), as
 #      Swift applies them; visionOS inherits iOS where a declaration names no
-#      visionOS (iOS 17/18 = visionOS 1/2, 26 = 26); `*` counts only when it
+#      visionOS (as the compiler does: inheritsAvailabilityFromPlatform;
+#      iOS 17/18 = visionOS 1/2, 26 = 26); `*` counts only when it
 #      says unavailable; the `Swift` domain (language versions) is ignored.
 #      A use fails when unavailable or obsoleted at the floor, or introduced
 #      above it. A protocol extension's member called on a type (the index's
@@ -47,7 +55,8 @@
 #      have no conformance availability, so its lower bound is taken from the
 #      newest witness the type declares for a requirement of that protocol or
 #      one it refines (a witness cannot be less available than its
-#      conformance). Deprecation at or below the floor is a warning only.
+#      conformance; a witness no newer than its requirement is skipped).
+#      Deprecation at or below the floor is a warning only.
 #   5. Guards, read from the source with comments and strings blanked and
 #      braces matched: an enclosing `if #available(...)` / `else if` /
 #      `while` then-block; a `guard #available(...) else {...}` earlier in an
@@ -65,6 +74,11 @@
 #      false). A use in a branch that an Apple platform definitely does not
 #      compile (`#if canImport(Glibc)`, `#if !canImport(Darwin)`, the #else of
 #      `#if canImport(Darwin)`, `#if os(Linux)`) is exempt on that platform.
+#   7. Output: `path:line:col: error: ...` for each failing use and platform,
+#      then notes (lines the check cannot see) and a summary line with the
+#      counts; exit 1 on any failure, 2 when it cannot run (no python3, no
+#      libIndexStore, no index store, a stale one, or a failing self-test of
+#      the source reading, run first on a fixture of its own).
 #
 # Limits
 #   - The index sees only what Linux compiles. Branches compiled only on
@@ -79,14 +93,22 @@
 #     newer than all its witnesses is missed.
 #   - Guards are read from text, not from the type checker: a guard that a
 #     closure or a nested function inherits is honoured (as Swift does), but
-#     unusual layouts (an #if between an attribute and its declaration, a
-#     `guard` whose `else` is in a string) may be misread; `#unavailable`
-#     guards nothing.
-#   - Linux and Apple may resolve an overload differently (Apple's compiler
-#     can skip an unavailable overload); the check reports what Linux chose.
+#     unusual layouts (an #if between an attribute and its declaration, an
+#     @available on a local `let` followed by a closure) may be misread;
+#     `#unavailable` guards nothing; `#available(iOS ...)` does not count for
+#     visionOS; members of an extension of an @available type are not given
+#     the type's availability.
+#   - Linux and Apple may resolve an overload differently: Apple's compiler
+#     at an older deployment target may skip an overload whose conformance
+#     is unavailable there (e.g. take Sequence.reversed() instead); the check
+#     reports what Linux chose, so such a finding says "needs its
+#     conformance" and is either a real diagnostic there or an overload that
+#     resolves differently per platform; both are worth removing.
 #
-# Measured on 2026-12-07 on 2 shared cores: about 40 s with a cold cache
-# (extraction), 8 to 10 s after, plus the no-op `swift build`.
+# Measured on 2026-12-07 on 2 cores shared with other builds: 26 s with a
+# cold cache (71 s while a test build ran beside it), 8 to 12 s after for
+# Sources and Demo, 20 to 23 s with --include-tests; the `swift build` it
+# runs first is a no-op after a debug build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
