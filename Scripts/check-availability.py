@@ -155,6 +155,9 @@ def extract_graphs(args, cache_dir):
     with open(tmp, "w") as f:
         json.dump(summary, f)
     os.replace(tmp, summary_path)
+    for name in os.listdir(cache_dir):  # summaries of other toolchains or module lists
+        if name.startswith("graphs-") and name != os.path.basename(summary_path):
+            os.remove(os.path.join(cache_dir, name))
     shutil.rmtree(raw_dir, ignore_errors=True)  # 60 MB; the summary is what later runs read
     return summary, modules, missing, False
 

@@ -21,7 +21,8 @@
 #   2. What the platforms offer: swift-symbolgraph-extract of the toolchain's
 #      own Swift, _Concurrency, _StringProcessing, Synchronization,
 #      Observation, Foundation, FoundationEssentials,
-#      FoundationInternationalization and Dispatch, public symbols, no SPI.
+#      FoundationInternationalization, Dispatch and Testing (for the tests),
+#      public symbols, no SPI (nor underscored implementation details).
 #      Each symbol's `availability` (domain, introduced, deprecated,
 #      obsoleted, isUnconditionallyUnavailable) is keyed by its USR. They are
 #      the same declarations as on Apple platforms: swift-foundation and the
@@ -162,7 +163,7 @@ done < <(read_info '"\n".join(i["paths"]["runtimeLibraryImportPaths"])')
 
 modules=()
 for m in Swift _Concurrency _StringProcessing Synchronization Observation Foundation \
-         FoundationEssentials FoundationInternationalization Dispatch; do
+         FoundationEssentials FoundationInternationalization Dispatch Testing; do
     modules+=(--module "$m")
 done
 
