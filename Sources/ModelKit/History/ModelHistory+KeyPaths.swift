@@ -20,7 +20,7 @@ extension ModelHistory {
                 if let child = value as? ModelObject {
                     found = [(child, [key])]
                 } else if let children = value as? [ModelObject] {
-                    found = children.enumerated().map { ($0.element, [key, .index($0.offset)]) }
+                    found = Array(children.enumerated()).map { ($0.element, [key, .index($0.offset)]) }
                 } else if let children = value as? [String: ModelObject] {
                     found = children.sorted { $0.key < $1.key }.map { ($0.value, [key, .key($0.key)]) }
                 } else {

@@ -189,7 +189,7 @@ struct MergeReferences {
         {
             location.identities = identities
             location.positions = identities.map { ids in
-                ids.map { ids in Dictionary(uniqueKeysWithValues: ids.enumerated().map { ($1, $0) }) }
+                ids.map { ids in Dictionary(uniqueKeysWithValues: Array(ids.enumerated()).map { ($1, $0) }) }
             }
             return location
         }

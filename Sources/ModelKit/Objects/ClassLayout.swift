@@ -186,7 +186,7 @@ final class ClassLayout: Sendable {
         let list =
             problems.count == 1
             ? problems[0]
-            : problems.enumerated().map { "(\($0.offset + 1)) \($0.element)" }.joined(separator: "; ")
+            : Array(problems.enumerated()).map { "(\($0.offset + 1)) \($0.element)" }.joined(separator: "; ")
         return ModelError(
             code: .invalidDeclaration,
             message: "\(type) has \(problems.count) declaration problem\(problems.count == 1 ? "" : "s"): \(list)")

@@ -325,7 +325,7 @@ struct ExtensibleBag: Sendable {
         while position < sortedHashes.count, sortedHashes[position] != sortedHashes[position - 1] { position += 1 }
         guard position < sortedHashes.count, let document else { return false }
         let members = members
-        var sorted = hashes.enumerated().map { (hash: $0.element, index: $0.offset) }
+        var sorted = hashes.indices.map { (hash: hashes[$0], index: $0) }
         sorted.sort { $0.hash < $1.hash }
         return document.withUnsafeBytes { raw in
             for position in 1..<sorted.count where sorted[position].hash == sorted[position - 1].hash {

@@ -102,7 +102,7 @@ extension ModelObject {
         guard !problems.isEmpty else { return result }
         let list =
             problems.count == 1
-            ? problems[0] : problems.enumerated().map { "(\($0.offset + 1)) \($0.element)" }.joined(separator: "; ")
+            ? problems[0] : Array(problems.enumerated()).map { "(\($0.offset + 1)) \($0.element)" }.joined(separator: "; ")
         let name =
             switch profile {
             case .standard: "JSON Schema"

@@ -439,7 +439,7 @@ import Testing
     @Test func keysThatDifferInOneByteFindTheirOwnProperties() throws {
         let keys = NearKeys().dictionary.keys.sorted()
         #expect(keys.count == 16)
-        let expected = Dictionary(uniqueKeysWithValues: keys.enumerated().map { ($1, $0 + 1) })
+        let expected = Dictionary(uniqueKeysWithValues: Array(keys.enumerated()).map { ($1, $0 + 1) })
         // Near misses of every key are unknown keys, kept in the bag.
         let misses = ["c": 0, "abe": 0, "abcdefj": 0, "abcdefgj": 0, "abcdefghijklmnor": 0,
                       "abcdefghYjklmnopq": 0, "0123456789012345678Y01234567890123456789": 0, "abcdefghijklmnopqr": 0]

@@ -47,7 +47,7 @@ import Testing
             let (books, scanned) = try Self.readAll(url)
             #expect(books.map(\.pages) == Array(0..<lengths.count) + [99])
             let frame = #"{"title":"","pages":0}"#.utf8.count
-            #expect(books.map(\.title.utf8.count) == expected.enumerated().map { $0.element - frame - ($0.offset == lengths.count ? 1 : 0) })
+            #expect(books.map(\.title.utf8.count) == Array(expected.enumerated()).map { $0.element - frame - ($0.offset == lengths.count ? 1 : 0) })
             // Each byte of the file looked at once, however many chunks a line spans.
             #expect(scanned == (try Self.size(of: url)))
         }

@@ -32,7 +32,7 @@ import Testing
 
     static func cases(_ name: String) -> [Case] {
         guard case .array(let records)? = try? fixture(name) else { return [] }
-        return records.enumerated().map { Case(file: name, number: $0.offset, record: $0.element) }
+        return Array(records.enumerated()).map { Case(file: name, number: $0.offset, record: $0.element) }
     }
 
     static let allCases = cases("tests.json") + cases("spec_tests.json")

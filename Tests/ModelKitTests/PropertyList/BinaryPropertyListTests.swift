@@ -134,7 +134,7 @@ import Testing
         var top = good
         top[top.count - 9] = 3  // top object
         cases.append(("top object out of range", top, "the trailer is damaged"))
-        cases.append(("offset out of range", file([[0xA1, 1], [0x10, 7]]).enumerated().map { $0.offset == 13 ? 0xFF : $0.element },
+        cases.append(("offset out of range", Array(file([[0xA1, 1], [0x10, 7]]).enumerated()).map { $0.offset == 13 ? 0xFF : $0.element },
             "has an offset outside"))
         cases.append(("reference out of range", file([[0xA2, 1, 9], [0x10, 7]]), "refers to object 9"))
         cases.append(("loop", file([[0xA1, 1], [0xA1, 0]]), "contains itself (a reference loop)"))

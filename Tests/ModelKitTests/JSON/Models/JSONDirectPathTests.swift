@@ -769,8 +769,8 @@ extension JSONDirectPathTests {
             String(repeating: "e", count: 63), String(repeating: "c", count: 64), String(repeating: "d", count: 69),
             String(repeating: "d", count: 71), String(repeating: "c", count: 62) + "b",
         ]
-        var members = declared.enumerated().map { "\"\($1)\": \($0 + 1)" }
-        members += others.enumerated().map { "\"\($1)\": \($0 + 10)" }
+        var members = Array(declared.enumerated()).map { "\"\($1)\": \($0 + 1)" }
+        members += Array(others.enumerated()).map { "\"\($1)\": \($0 + 10)" }
         members.shuffle(using: &generator)
         let data = Data(("{" + members.joined(separator: ", ") + "}").utf8)
         #expect(Self.direct(LengthKeyed.self, data) == Self.viaModelValue(LengthKeyed.self, data))

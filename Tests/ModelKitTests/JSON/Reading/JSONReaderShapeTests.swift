@@ -21,7 +21,7 @@ import Testing
             var records: [ModelValue] = []
             var text = "["
             for record in 0..<30 {
-                let members = keys.enumerated().map { ($0.element, ModelValue.int(record * 100 + $0.offset)) }
+                let members = Array(keys.enumerated()).map { ($0.element, ModelValue.int(record * 100 + $0.offset)) }
                 records.append(Self.object(members))
                 text += (record > 0 ? "," : "") + "{" + members.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
             }

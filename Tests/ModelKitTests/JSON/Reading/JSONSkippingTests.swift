@@ -122,7 +122,7 @@ import Testing
             for (repeated, colon) in [(nil, ":"), (0, ":"), (memberCount - 1, ":"), (0, ": "), (0, " :\n ")]
                 as [(Int?, String)]
             {
-                var members = keys.enumerated().map { #""\#($0.element)"\#(colon)\#($0.offset)"# }
+                var members = Array(keys.enumerated()).map { #""\#($0.element)"\#(colon)\#($0.offset)"# }
                 if let repeated, keyLength >= 3 || memberCount == 1 {
                     members.append(#""\#(keys[repeated])"\#(colon)null"#)
                 }
