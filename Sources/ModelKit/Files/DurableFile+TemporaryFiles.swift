@@ -47,11 +47,16 @@ extension DurableFile {
         }
 
         /// The writer's process id in a temporary file name of `name`, or
-        /// `nil` when `fileName` is not one.
-        static func processID(in fileName: String, of name: String) -> pid_t? {
-            let prefix = prefix(for: name)
-            guard fileName.hasPrefix(prefix), fileName.hasSuffix(suffix) else { return nil }
-            let middle = fileName.dropFirst(prefix.count).dropLast(suffix.count)
+        /// `nil` when `fileName` is not one. `matching` says how the folder's
+        /// file system compares names: on a case-insensitive volume, a file
+        /// left by a write to `Notes.json` is one of `notes.json`.
+        static func processID(
+            in fileName: String, of name: String, matching: Platform.FileNameMatching = .exactBytes
+        ) -> pid_t? {
+            guard let rest = matching.remainder(of: fileName, after: prefix(for: name)),
+                let text = String(rest), text.hasSuffix(suffix)
+            else { return nil }
+            let middle = text.dropLast(suffix.count)
             let parts = middle.split(separator: "-")
             guard parts.count == 2, let pid = pid_t(parts[0]), UInt32(parts[1], radix: 16) != nil else { return nil }
             return pid
@@ -71,12 +76,16 @@ extension DurableFile {
             let temporary = TemporaryName(for: name).fileName
             let path = folder + "/" + temporary
             ActiveTemporaryFiles.insert(path)
-            let descriptor = openat(folderDescriptor, temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+            let descriptor =
+                refusesNewFilesForTesting(folder)
+                ? -1 : openat(folderDescriptor, temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
             guard descriptor >= 0 else {
-                let code = errno
+                let code = refusesNewFilesForTesting(folder) ? EACCES : errno
                 ActiveTemporaryFiles.remove(path)
                 if code == EEXIST, attempts < 16 { continue }  // the random part taken: another
-                throw creationFailure(url, folder: folder, code: code, creating: !replacing)
+                let failure = creationFailure(url, folder: folder, code: code, creating: !replacing)
+                if code == EACCES || code == EPERM { throw FolderRefusesNewFiles(failure: failure) }
+                throw failure
             }
             var locked: Int32
             repeat {
@@ -106,9 +115,9 @@ extension DurableFile {
     /// `folderDescriptor` that killed writers left: their lock is free and
     /// no write of this process owns them, whatever process id they name.
     static func removeAbandonedTemporaryFiles(of name: String, in folderDescriptor: Int32, folder: String) {
-        let prefix = TemporaryName.prefix(for: name)
-        for entry in entries(of: folderDescriptor) where entry.hasPrefix(prefix) {
-            guard TemporaryName.processID(in: entry, of: name) != nil else { continue }
+        let matching = Platform.fileNameMatching(ofFolder: folderDescriptor)
+        for entry in entries(of: folderDescriptor) where entry.hasPrefix(".") {
+            guard TemporaryName.processID(in: entry, of: name, matching: matching) != nil else { continue }
             if ActiveTemporaryFiles.contains(folder + "/" + entry) { continue }
             let descriptor = openat(folderDescriptor, entry, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
             guard descriptor >= 0 else { continue }

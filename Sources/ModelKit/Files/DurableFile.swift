@@ -84,9 +84,21 @@ enum DurableFile {
         }
         removeAbandonedTemporaryFiles(of: name, in: folderDescriptor, folder: folder)
 
-        let (temporaryName, descriptor) = try lockedTemporaryFile(
-            for: name, in: folderDescriptor, folder: folder, mode: exists ? 0o600 : newFileMode, url: url,
-            replacing: exists)
+        let made: (String, Int32)
+        do {
+            made = try lockedTemporaryFile(
+                for: name, in: folderDescriptor, folder: folder, mode: exists ? 0o600 : newFileMode, url: url,
+                replacing: exists)
+        } catch let refused as FolderRefusesNewFiles {
+            // A file the process may write in a folder it may not add to (a
+            // security-scoped URL of one file): replaced from elsewhere.
+            guard exists else { throw refused.failure }
+            try writeThroughReplacementFolder(
+                data, to: destination, url: url, existing: existing, folderDescriptor: folderDescriptor,
+                durability: durability, refusal: refused.failure)
+            return
+        }
+        let (temporaryName, descriptor) = made
         let temporaryPath = folder + "/" + temporaryName
         var renamed = false
         var closed = false
@@ -103,17 +115,7 @@ enum DurableFile {
                 of: name, in: folderDescriptor, folder: folder, temporaryName: temporaryName, mode: existing.st_mode & 0o7777,
                 on: descriptor, url: url)
         }
-        try data.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = Platform.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    throw failure(url, "the file could not be written: \(describe(errno))")
-                }
-                offset += written
-            }
-        }
+        try writeAll(data, to: descriptor, url: url)
         if durability == .synced {
             guard Platform.syncFile(descriptor) else { throw failure(url, "the file could not be synced: \(describe(errno))") }
         }
@@ -196,6 +198,22 @@ enum DurableFile {
         for path in missing.reversed() where mkdir(path, mode) != 0 && errno != EEXIST {
             let code = errno
             throw failure(file, "the folder \(path) could not be made: \(describe(code))")
+        }
+    }
+
+    /// Writes all of `data` to `descriptor`, again after an interruption.
+    /// - Throws: ``ModelError`` naming `url` with the cause.
+    static func writeAll(_ data: Data, to descriptor: Int32, url: URL) throws {
+        try data.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = Platform.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    throw failure(url, "the file could not be written: \(describe(errno))")
+                }
+                offset += written
+            }
         }
     }
 }

@@ -22,10 +22,12 @@ import Foundation
 extension DurableFile {
     /// Gives the temporary file open as `descriptor` the permission bits
     /// `mode` and the ACL and extended attributes of `name` in the folder.
+    /// The temporary file is `temporaryName` in `temporaryFolder`, or in
+    /// `folder` when that is nil.
     /// - Throws: ``ModelError`` naming `url` when one cannot be read or kept.
     static func keepAccess(
         of name: String, in folderDescriptor: Int32, folder: String, temporaryName: String, mode: mode_t,
-        on descriptor: Int32, url: URL
+        on descriptor: Int32, url: URL, temporaryFolder: String? = nil
     ) throws {
         let source = openat(folderDescriptor, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         defer { if source >= 0 { close(source) } }
@@ -42,7 +44,7 @@ extension DurableFile {
             let copied =
                 source >= 0
                 ? fcopyfile(source, descriptor, nil, flags)
-                : copyfile(folder + "/" + name, folder + "/" + temporaryName, nil, flags)
+                : copyfile(folder + "/" + name, (temporaryFolder ?? folder) + "/" + temporaryName, nil, flags)
             guard copied == 0 else {
                 throw failure(url, "its access control list and extended attributes could not be kept (\(describe(errno)))")
             }

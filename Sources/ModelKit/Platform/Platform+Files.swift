@@ -5,6 +5,7 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
+import Foundation
 
 extension Platform {
     /// `write(2)`: writes up to `count` bytes to `descriptor`, returning the
@@ -41,4 +42,27 @@ extension Platform {
         }
         return true
     }
+
+    /// Puts the file at `replacement` in the place of the file at
+    /// `destination`, at once: whoever opens `destination` finds the old
+    /// file or the new one.
+    /// - Throws: ``ModelError`` naming `url` with the cause.
+    static func replaceItem(at destination: URL, withItemAt replacement: URL, url: URL) throws {
+        #if canImport(Darwin)
+            // Apple's Foundation: `FileManager.replaceItemAt(_:withItemAt:backupItemName:options:)`,
+            // the replacement Apple documents for an item-replacement folder's
+            // file; it swaps the two atomically where the volume can, and a
+            // sandboxed app may call it on a file it holds a URL of.
+            do {
+                _ = try FileManager.default.replaceItemAt(destination, withItemAt: replacement)
+            } catch {
+                throw DurableFile.failure(url, "the file could not be replaced: \(error.localizedDescription)")
+            }
+        #else
+            guard rename(replacement.path, destination.path) == 0 else {
+                throw DurableFile.failure(url, "the file could not be replaced: \(DurableFile.describe(errno))")
+            }
+        #endif
+    }
+
 }
