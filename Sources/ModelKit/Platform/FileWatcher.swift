@@ -62,12 +62,11 @@ final class FileWatcher: @unchecked Sendable {
         self.handler = handler
         self.coalescing = coalescing
         let folder = url.deletingLastPathComponent().path
-        let name = url.lastPathComponent
         queue.sync {
             #if canImport(Darwin)
                 if startKqueue(folder: folder) { mechanism = .kqueue }
             #else
-                if startInotify(folder: folder, name: name) { mechanism = .inotify }
+                if startInotify(folder: folder, name: url.lastPathComponent) { mechanism = .inotify }
             #endif
             if mechanism == .polling { startPolling(every: interval) }
         }
