@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The history steps one thread has open, and the histories it is applying.
 ///
 /// A change to a tracked model is recorded by the thread that makes it,
@@ -28,6 +30,42 @@ final class HistoryThreadState {
     /// How many `asOneStep` calls are open on the thread: their changes
     /// wait, as inside `withLock`, to be committed together.
     var oneStepDepth = 0
+    /// How many undo or redo steps this thread is applying: observers hear
+    /// of their changes once, when the outermost ends.
+    var deliveryDeferral = 0
+    /// The models whose changes wait for that end, in the order they changed.
+    var deferredModels: [ModelObject] = []
+    /// How many threads are applying a step now; while 0, a change's
+    /// delivery looks at no thread state.
+    static let deferringThreads = Atomic<Int>(0)
+
+    /// Notes that `model` has changes to deliver at the end of the step this
+    /// thread applies; returns false when it applies none.
+    static func deferDelivery(of model: ModelObject) -> Bool {
+        guard let state = StackGuard.current.history, state.deliveryDeferral > 0 else { return false }
+        if !state.deferredModels.contains(where: { $0 === model }) { state.deferredModels.append(model) }
+        return true
+    }
+
+    /// Runs `body` (an undo or redo step) with the delivery of its changes
+    /// held back, then delivers each model's changes, one per key: the
+    /// value before the step and the value after it, so that no observer
+    /// sees a state in between.
+    static func deliveringOnce<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
+        let state = current
+        state.deliveryDeferral += 1
+        deferringThreads.add(1, ordering: .relaxed)
+        defer {
+            deferringThreads.subtract(1, ordering: .relaxed)
+            state.deliveryDeferral -= 1
+            if state.deliveryDeferral == 0 {
+                let models = state.deferredModels
+                state.deferredModels = []
+                for model in models { model.deliverChanges(coalescing: true) }
+            }
+        }
+        return try body()
+    }
 
     /// This thread's state, made on first use.
     static var current: HistoryThreadState {

@@ -318,7 +318,7 @@ public final class ModelHistory: @unchecked Sendable {
             thread.applying.removeLast()
             if step.touchesModels || locked({ needsWalk }) { refreshGraph() }
         }
-        try step.apply(undoing: undoing)
+        try HistoryThreadState.deliveringOnce { () throws(HistoryConflict) in try step.apply(undoing: undoing) }
     }
 
     private func trimToLimit() {

@@ -14,20 +14,23 @@ extension ModelObject {
     /// ```
     public var extensibleProperties: [String: ModelValue] {
         let object = withState { $0.bag.object }
-        trackBagRead(object.keys)
+        trackBagRead(object.keys, wholeBag: true)
         return object.dictionary
     }
 
-    /// Tells observation tracking that these bag keys were read.
-    private func trackBagRead(_ keys: [String]) {
+    /// Tells observation tracking that these bag keys were read, and with
+    /// `wholeBag` that the set of keys was: a view that lists the bag hears
+    /// of a key added or removed.
+    private func trackBagRead(_ keys: [String], wholeBag: Bool = false) {
         let center = observationCenter()
         for key in keys { center.registrar.access(self, keyPath: Self.observationKeyPath(key)) }
+        if wholeBag { center.registrar.access(self, keyPath: Self.bagKeysKeyPath) }
     }
 
     /// The extensible properties in their loaded order.
     public var orderedExtensibleProperties: ModelValue.Object {
         let object = withState { $0.bag.object }
-        trackBagRead(object.keys)
+        trackBagRead(object.keys, wholeBag: true)
         return object
     }
 

@@ -1,4 +1,5 @@
 import Observation
+import Synchronization
 
 /// A `ModelObject` is `Observable`: `withObservationTracking` (and SwiftUI)
 /// see reads and changes of every `@Saved` property and every extensible
@@ -36,17 +37,54 @@ public struct ModelChange: CustomStringConvertible {
     public let newValue: Any?
     /// The slot of a saved key, whose tracking key path is cached.
     let slot: Int?
+    /// Whether the change added a key to the bag or removed one, which a
+    /// view of the whole bag must hear of.
+    let changesBagKeys: Bool
 
     /// A change of `key` from `oldValue` to `newValue`.
     public init(key: String, oldValue: Any?, newValue: Any?) {
         self.init(key: key, oldValue: oldValue, newValue: newValue, slot: nil)
     }
 
-    init(key: String, oldValue: Any?, newValue: Any?, slot: Int?) {
+    init(key: String, oldValue: Any?, newValue: Any?, slot: Int?, changesBagKeys: Bool = false) {
         self.key = key
         self.oldValue = oldValue.flatMap(ModelObject.unwrapped)
         self.newValue = newValue.flatMap(ModelObject.unwrapped)
         self.slot = slot
+        self.changesBagKeys = changesBagKeys
+    }
+
+    /// `changes` with each key's changes made one: the first one's old
+    /// value and the last one's new value, at the first one's place, as one
+    /// undo or redo step reaches observers. A key that ends as it began
+    /// (values known and equal) is left out.
+    static func coalesced(_ changes: [ModelChange], layout: ClassLayout) -> [ModelChange] {
+        guard changes.count > 1 else { return changes }
+        var order: [String] = []
+        var merged: [String: ModelChange] = [:]
+        for change in changes {
+            guard let first = merged[change.key] else {
+                order.append(change.key)
+                merged[change.key] = change
+                continue
+            }
+            merged[change.key] = ModelChange(
+                key: change.key, oldValue: first.oldValue, newValue: change.newValue, slot: first.slot ?? change.slot,
+                changesBagKeys: first.changesBagKeys || change.changesBagKeys)
+        }
+        return order.compactMap { key in
+            let change = merged[key]!
+            guard let old = change.oldValue, let new = change.newValue else { return change }
+            let same: Bool =
+                if let slot = change.slot ?? layout.offset(forKey: key) {
+                    layout.slots[slot].codec.isEqual(old, new)
+                } else if let old = old as? ModelValue, let new = new as? ModelValue {
+                    old == new
+                } else {
+                    false
+                }
+            return same ? nil : change
+        }
     }
 
     /// The change of an array property as insertions and removals with their
@@ -122,6 +160,15 @@ extension ModelObject {
 
     /// Stands for a key in observation key paths; holds nothing.
     final subscript(_observedKey key: String) -> Int { 0 }
+
+    /// The observation key path of the bag's set of keys, read by
+    /// ``extensibleProperties`` and changed when a key is added or removed
+    /// (no bag key can spell it: it is another subscript). A key path is
+    /// immutable once made, as `ClassLayout.observationKeyPaths` are.
+    nonisolated(unsafe) static let bagKeysKeyPath: KeyPath<ModelObject, Int> = \ModelObject.[_observedBagKeys: 0]
+
+    /// Stands for the bag's set of keys in observation key paths; holds nothing.
+    final subscript(_observedBagKeys marker: Int) -> Int { 0 }
 
     /// The object's observation center, created on first use.
     final func observationCenter() -> ObservationCenter {
@@ -204,12 +251,17 @@ extension ModelObject {
         let wantsValues = center.observes(key)
         var oldValue = wantsValues ? old() : nil
         var newValue = wantsValues ? new() : nil
+        // A bag key (no slot, not saved) added or removed changes the bag's key set.
+        let changesBagKeys =
+            slot == nil && layout.offset(forKey: key) == nil
+            && ((wantsValues ? oldValue : old()) == nil) != ((wantsValues ? newValue : new()) == nil)
         if wantsValues, let slot, !layout.weakSlots.isEmpty, layout.weakSlots.contains(slot) {
             // A weak reference's cell holds a box: observers get the model.
             if let box = oldValue as? any WeakReferenceValue { oldValue = box.target }
             if let box = newValue as? any WeakReferenceValue { newValue = box.target }
         }
-        state.pendingChanges.append(ModelChange(key: key, oldValue: oldValue, newValue: newValue, slot: slot))
+        state.pendingChanges.append(
+            ModelChange(key: key, oldValue: oldValue, newValue: newValue, slot: slot, changesBagKeys: changesBagKeys))
         for dependent in layout.affectedKeys[key] ?? [] {
             state.pendingChanges.append(ModelChange(key: dependent, oldValue: nil, newValue: nil))
         }
@@ -245,14 +297,22 @@ extension ModelObject {
     /// Tells trackers, observers and streams of the changes queued, unless
     /// this thread still holds the object's lock (inside `withLock`, or an
     /// in-place mutation), in which case the outermost release delivers them.
+    ///
+    /// While this thread applies an undo or redo step, the changes wait for
+    /// the step's end (``HistoryThreadState/deferDelivery(of:)``), which
+    /// delivers them `coalescing` each key's changes into one.
     @usableFromInline
-    final func deliverChanges() {
-        let (changes, center, recorded) = withState { state -> ([ModelChange], ObservationCenter?, Bool) in
+    final func deliverChanges(coalescing: Bool = false) {
+        if HistoryThreadState.deferringThreads.load(ordering: .relaxed) > 0, HistoryThreadState.deferDelivery(of: self) {
+            return
+        }
+        let (queued, center, recorded) = withState { state -> ([ModelChange], ObservationCenter?, Bool) in
             guard state.lockHolds == 0, !state.pendingChanges.isEmpty else { return ([], nil, false) }
             let changes = state.pendingChanges
             state.pendingChanges = []
             return (changes, state.observation, state.observation?.recorders.isEmpty == false)
         }
+        let changes = coalescing ? ModelChange.coalesced(queued, layout: layout) : queued
         // A history step ends with the change that makes it, before
         // observers run (what they change in turn is a step of its own).
         if recorded { HistoryThreadState.commitIfIdle() }
@@ -261,6 +321,10 @@ extension ModelObject {
             let keyPath = change.slot.map { layout.observationKeyPaths[$0] } ?? Self.observationKeyPath(change.key)
             center.registrar.willSet(self, keyPath: keyPath)
             center.registrar.didSet(self, keyPath: keyPath)
+        }
+        if changes.contains(where: \.changesBagKeys) {
+            center.registrar.willSet(self, keyPath: Self.bagKeysKeyPath)
+            center.registrar.didSet(self, keyPath: Self.bagKeysKeyPath)
         }
         let (observers, streams) = withState { _ in (center.observers, Array(center.streams.values)) }
         for change in changes {
