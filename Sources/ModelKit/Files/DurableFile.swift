@@ -88,6 +88,7 @@ enum DurableFile {
             for: name, in: folderDescriptor, folder: folder, mode: exists ? 0o600 : newFileMode, url: url,
             replacing: exists)
         let temporaryPath = folder + "/" + temporaryName
+        FileOperationRecorder.record(.create(temporaryPath))
         var renamed = false
         var closed = false
         defer {
@@ -111,11 +112,14 @@ enum DurableFile {
                     if errno == EINTR { continue }
                     throw failure(url, "the file could not be written: \(describe(errno))")
                 }
+                FileOperationRecorder.record(
+                    .write(temporaryPath, offset: Int64(offset), bytes: Data(bytes: buffer.baseAddress! + offset, count: written)))
                 offset += written
             }
         }
         if durability == .synced {
             guard Platform.syncFile(descriptor) else { throw failure(url, "the file could not be synced: \(describe(errno))") }
+            FileOperationRecorder.record(.sync(temporaryPath))
         }
         // The lock stays held through a second descriptor until the rename,
         // so that no other writer's cleanup takes the file for abandoned.
@@ -129,8 +133,9 @@ enum DurableFile {
             throw failure(url, "the file could not be \(exists ? "replaced" : "created"): \(describe(errno))")
         }
         renamed = true
-        if durability == .synced {
-            _ = Platform.syncFile(folderDescriptor)  // a file system that cannot sync folders is no error: the file is synced
+        FileOperationRecorder.record(.rename(temporaryPath, to: folder + "/" + name))
+        if durability == .synced, Platform.syncFile(folderDescriptor) {  // a file system that cannot sync folders is no error: the file is synced
+            FileOperationRecorder.record(.sync(folder))
         }
     }
 
@@ -183,6 +188,11 @@ enum DurableFile {
     /// Makes `folder` and the folders above it that are missing, each
     /// `mode` (less the umask), as the XDG base-directory specification asks
     /// of settings (`0700`). Folders that exist keep their mode.
+    ///
+    /// The folder holding each new folder is synced after the `mkdir`, so
+    /// that the new folder's name survives a power cut: a file saved into
+    /// it afterwards (whose own folder the writer syncs) is never left
+    /// unreachable by a folder that vanished.
     /// - Throws: ``ModelError`` naming `file` when a folder cannot be made.
     static func makeFolders(_ folder: URL, file: URL, mode: mode_t = 0o700) throws {
         var missing: [String] = []
@@ -193,9 +203,27 @@ enum DurableFile {
             missing.append(path)
             path = (path as NSString).deletingLastPathComponent
         }
-        for path in missing.reversed() where mkdir(path, mode) != 0 && errno != EEXIST {
-            let code = errno
-            throw failure(file, "the folder \(path) could not be made: \(describe(code))")
+        for path in missing.reversed() {
+            if mkdir(path, mode) != 0 {
+                guard errno == EEXIST else {
+                    let code = errno
+                    throw failure(file, "the folder \(path) could not be made: \(describe(code))")
+                }
+                continue  // another process made it, and syncs its parent
+            }
+            FileOperationRecorder.record(.makeFolder(path))
+            syncFolder((path as NSString).deletingLastPathComponent)
         }
+    }
+
+    /// Syncs the folder at `path`, so that the names made or changed in it
+    /// survive a power cut: after a `mkdir` in it, and after a file was
+    /// created in it outside ``write(_:to:durability:newFileMode:)`` (a JSON
+    /// Lines append). A file system that cannot sync folders is no error.
+    static func syncFolder(_ path: String) {
+        let descriptor = open(path.isEmpty ? "/" : path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        defer { close(descriptor) }
+        if Platform.syncFile(descriptor) { FileOperationRecorder.record(.sync(path.isEmpty ? "/" : path)) }
     }
 }
