@@ -15,7 +15,13 @@ import Foundation
 ///   ``JSONLines/write(_:to:validating:durability:)`` replaces: two
 ///   processes (or threads) appending at once never interleave parts of
 ///   lines, and never add lines to a file that a write has just replaced
-///   (the lock is taken again on whatever file the name then names).
+///   (the lock is taken again on whatever file the name then names). The
+///   lock is on the file itself, not on a `FileLock` file beside it as
+///   `ModelDefaults` takes: a JSON Lines file is appended to in place, so
+///   its lock survives every append, and no `.lock` file is left beside
+///   every file an app appends to. (A write replaces the file, so one that
+///   waited for an old file's lock finds the name naming a new file, and
+///   takes the new file's lock.)
 /// - A torn tail (see ``tail(of:size:)``), left by a crash during an
 ///   earlier append, is cut off and the cut synced before anything is
 ///   written, so that one crash never leaves a bad line in the middle.
@@ -219,7 +225,10 @@ enum LineFileWriting {
 
     /// The bytes of `range` of the file (`pread`).
     private static func bytes(_ range: Range<Int64>, of descriptor: Int32, url: URL) throws -> Data {
-        var data = Data(count: Int(range.upperBound - range.lowerBound))
+        guard let count = Int(exactly: range.upperBound - range.lowerBound) else {
+            throw DurableFile.failure(url, "its last line is too long to read into memory")
+        }
+        var data = Data(count: count)
         var done = 0
         try data.withUnsafeMutableBytes { buffer in
             while done < buffer.count {

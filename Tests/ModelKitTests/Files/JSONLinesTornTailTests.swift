@@ -209,4 +209,28 @@ struct JSONLinesProcessTests {
             #expect(counters["b"] == Array(1...count))
         }
     }
+
+    /// What an append that creates its file really does, seen by `strace`
+    /// (the recorder's account, checked against the system calls): the
+    /// lines are synced, then the folder.
+    @Test func anAppendThatCreatesTheFileSyncsTheFileThenItsFolder() throws {
+        guard let worker = FileWorker.executable, FileManager.default.isExecutableFile(atPath: "/usr/bin/strace") else {
+            return  // strace is not installed
+        }
+        try withTemporaryFolder { folder in
+            let url = folder.appendingPathComponent("traced.jsonl")
+            let log = folder.appendingPathComponent("strace.log")
+            let outcome = try FileWorker.run(
+                ["-f", "-y", "-o", log.path, "-e", "trace=fsync,fdatasync,flock", worker.path, "append-loop", url.path,
+                    "a", "1", "10"],
+                executable: URL(fileURLWithPath: "/usr/bin/strace"))
+            guard outcome.status == 0 else { return }  // ptrace not permitted here
+            let lines = try String(contentsOf: log, encoding: .utf8).split(separator: "\n").map(String.init)
+            let lock = lines.firstIndex { $0.contains("flock(") && $0.contains("traced.jsonl>") && $0.contains("LOCK_EX") }
+            let fileSync = lines.firstIndex { $0.contains("fsync(") && $0.contains("traced.jsonl>") }
+            let folderSync = lines.lastIndex { $0.contains("fsync(") && $0.contains("<\(folder.path)>") }
+            #expect(lock != nil && fileSync != nil && folderSync != nil, "\(lines)")
+            if let lock, let fileSync, let folderSync { #expect(lock < fileSync && fileSync < folderSync) }
+        }
+    }
 }
