@@ -49,8 +49,8 @@ import Foundation
 /// they read as a torn tail.
 public enum JSONLines {
     /// What reading does with a torn tail: a last line that a crash cut
-    /// short while lines were being added (it has no newline and is not a
-    /// whole JSON value), or zero bytes after the last line, which a crash
+    /// short while lines were being added (it has no newline, and is a JSON
+    /// value that its end interrupts), or zero bytes after the last line, which a crash
     /// leaves where the file's new size reached the disk before its bytes.
     public enum TornTail: Sendable, Hashable {
         /// Throws a ``ModelError/Code/tornTail`` error naming the byte

@@ -160,7 +160,7 @@ enum LineFileWriting {
     /// (zero bytes, which JSON text never holds). Precisely: the lines at
     /// the end of the file that are blank or torn, from the first torn one,
     /// where a line is torn when it holds a zero byte, or is the last line,
-    /// has no newline and is not a whole JSON value. A bad line followed by
+    /// has no newline and is a JSON value cut short (``isCutShort(_:)``). A bad line followed by
     /// a whole line is no torn tail (it is a malformed line, which the
     /// reader reports and nothing removes); ``JSONLinesReader`` reads by the
     /// same rule.
@@ -190,10 +190,39 @@ enum LineFileWriting {
     }
 
     /// Whether `line` (a last line without a newline, not blank) is cut
-    /// short: not a whole JSON value. (A whole value that is no model, or
-    /// breaks a rule, is a malformed line, which the reader reports.)
+    /// short: a JSON value that the end of the line interrupts, which more
+    /// bytes could complete. A line that breaks the grammar before its end
+    /// (`{"title": }`, `{"a":tru}`, a value followed by more), nests too
+    /// deep, or is a whole value that is no valid model, is a malformed
+    /// line, which the reader reports and nothing removes.
     static func isCutShort(_ line: some Collection<UInt8>) -> Bool {
-        (try? ModelValue(json: Data(line))) == nil
+        let bytes = Array(line)
+        do {
+            _ = try ModelValue(json: Data(bytes))
+            return false
+        } catch let error as ModelError {
+            if error.message.hasSuffix("found end of input") || error.message.hasPrefix("unterminated string") {
+                return true
+            }
+            guard let offset = error.location?.byteOffset, offset >= 0, offset < bytes.count else { return false }
+            return isCutToken(bytes[offset...])
+        } catch {
+            return false
+        }
+    }
+
+    /// Whether `rest`, from where reading failed to the end, is the start
+    /// of a literal (`tr`), an escape (`\u00`) or a character's UTF-8 bytes.
+    private static func isCutToken(_ rest: ArraySlice<UInt8>) -> Bool {
+        for literal in ["true", "false", "null"] where rest.count < literal.utf8.count && literal.utf8.starts(with: rest) {
+            return true
+        }
+        if rest.count < 6, rest.starts(with: [UInt8(ascii: "\\"), UInt8(ascii: "u")]) {
+            return rest.dropFirst(2).allSatisfy { UInt8(ascii: "0")...UInt8(ascii: "9") ~= $0 || UInt8(ascii: "a")...UInt8(ascii: "f") ~= $0 | 0x20 }
+        }
+        guard let lead = rest.first, (0xC2...0xF4).contains(lead) else { return false }
+        let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2
+        return rest.count < length && rest.dropFirst().allSatisfy { $0 & 0xC0 == 0x80 }
     }
 
     /// The line whose content ends at `end` (before its newline, if any):

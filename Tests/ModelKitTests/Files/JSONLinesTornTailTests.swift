@@ -79,6 +79,21 @@ import Testing
         }
     }
 
+    /// Every way a crash can cut a line short is told from a line that is
+    /// malformed before its end.
+    @Test func everyCutOfALineIsTornAndMalformedLinesAreNot() {
+        let line = Array(#"{"title":"é x\"\u00e9 🎉","pages":12,"tags":["a",[]],"flag":true,"n":null,"d":-1.5e3,"f":false}"#.utf8)
+        for length in 1..<line.count where !LineFileWriting.isCutShort(line[..<length]) {
+            Issue.record("\(String(decoding: line[..<length], as: UTF8.self)) is not taken for cut short")
+        }
+        #expect(!LineFileWriting.isCutShort(line))
+        let malformed = [
+            #"{"title": }"#, #"{"a":tru}"#, #"{"a":1}x"#, #"{"a":"\u00zz"}"#, #"{"a":1,,"#,
+            String(repeating: "[", count: 600) + String(repeating: "]", count: 600),
+        ]
+        for text in malformed { #expect(!LineFileWriting.isCutShort(Array(text.utf8)), "\(text.prefix(20))") }
+    }
+
     @Test func theNextWriteReplacesATornTail() async throws {
         try await withTemporaryFolder { folder in
             let url = folder.appendingPathComponent("books.jsonl")
