@@ -89,6 +89,7 @@ enum DurableFile {
             replacing: exists)
         let temporaryPath = folder + "/" + temporaryName
         FileOperationRecorder.record(.create(temporaryPath))
+        FileOperationRecorder.record(.write(temporaryPath, offset: 0, bytes: data))  // as it is about to be written
         var renamed = false
         var closed = false
         defer {
@@ -112,8 +113,6 @@ enum DurableFile {
                     if errno == EINTR { continue }
                     throw failure(url, "the file could not be written: \(describe(errno))")
                 }
-                FileOperationRecorder.record(
-                    .write(temporaryPath, offset: Int64(offset), bytes: Data(bytes: buffer.baseAddress! + offset, count: written)))
                 offset += written
             }
         }
@@ -189,8 +188,8 @@ enum DurableFile {
     /// `mode` (less the umask), as the XDG base-directory specification asks
     /// of settings (`0700`). Folders that exist keep their mode.
     ///
-    /// The folder holding each new folder is synced after the `mkdir`, so
-    /// that the new folder's name survives a power cut: a file saved into
+    /// The folder holding each new folder is synced once they are made, so
+    /// that the new folders' names survive a power cut: a file saved into
     /// it afterwards (whose own folder the writer syncs) is never left
     /// unreachable by a folder that vanished.
     /// - Throws: ``ModelError`` naming `file` when a folder cannot be made.
@@ -203,27 +202,12 @@ enum DurableFile {
             missing.append(path)
             path = (path as NSString).deletingLastPathComponent
         }
-        for path in missing.reversed() {
-            if mkdir(path, mode) != 0 {
-                guard errno == EEXIST else {
-                    let code = errno
-                    throw failure(file, "the folder \(path) could not be made: \(describe(code))")
-                }
-                continue  // another process made it, and syncs its parent
-            }
-            FileOperationRecorder.record(.makeFolder(path))
-            syncFolder((path as NSString).deletingLastPathComponent)
+        for path in missing.reversed() where mkdir(path, mode) != 0 && errno != EEXIST {
+            let code = errno
+            throw failure(file, "the folder \(path) could not be made: \(describe(code))")
         }
-    }
-
-    /// Syncs the folder at `path`, so that the names made or changed in it
-    /// survive a power cut: after a `mkdir` in it, and after a file was
-    /// created in it outside ``write(_:to:durability:newFileMode:)`` (a JSON
-    /// Lines append). A file system that cannot sync folders is no error.
-    static func syncFolder(_ path: String) {
-        let descriptor = open(path.isEmpty ? "/" : path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard descriptor >= 0 else { return }
-        defer { close(descriptor) }
-        if Platform.syncFile(descriptor) { FileOperationRecorder.record(.sync(path.isEmpty ? "/" : path)) }
+        // Each new folder's name is in its parent: synced, top down, before
+        // any file goes in (`DurableFile+FolderSync.swift`).
+        syncParents(ofNewFolders: missing.reversed())
     }
 }

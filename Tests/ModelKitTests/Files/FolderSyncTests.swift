@@ -38,7 +38,7 @@ import Testing
             let (_, operations) = try FileOperationRecorder.recording { try store.save() }
             #expect(
                 Self.outline(operations, in: root) == [
-                    "mkdir config", "sync .", "mkdir config/app", "sync config",
+                    "mkdir config", "mkdir config/app", "sync .", "sync config",
                     "create config/app/<tmp>", "write config/app/<tmp> at 0", "sync config/app/<tmp>",
                     "rename config/app/<tmp> to config/app/defaults.plist", "sync config/app",
                 ])
