@@ -206,10 +206,10 @@ struct JSONLinesProcessTests {
     @Test func twoProcessesAppendingAtOnceNeverInterleaveLines() throws {
         try withTemporaryFolder { folder in
             let url = folder.appendingPathComponent("records.jsonl")
-            let count = 40
-            // Lines of 200 KiB: one write each, far past a pipe's atomic size.
+            let count = 25
+            // Lines of 128 KiB: one write each, far past a pipe's atomic size.
             let workers = try ["a", "b"].map {
-                try FileWorker.start(["append-loop", url.path, $0, "\(count)", "\(200 * 1024)"])
+                try FileWorker.start(["append-loop", url.path, $0, "\(count)", "\(128 * 1024)"])
             }
             let outputs = workers.map { $0.finish() }
             for (worker, output) in zip(workers, outputs) {
@@ -217,7 +217,7 @@ struct JSONLinesProcessTests {
             }
             var counters: [Character: [Int]] = [:]
             try JSONLines.forEachModel(WorkerRecord.self, contentsOf: url) { record in
-                #expect(record.payload.count == 200 * 1024 && Set(record.payload).count == 1)
+                #expect(record.payload.count == 128 * 1024 && Set(record.payload).count == 1)
                 counters[record.payload.first ?? " ", default: []].append(record.counter)
             }
             #expect(counters["a"] == Array(1...count))
