@@ -15,6 +15,10 @@
 //                                               releases at once, waits a second and exits normally
 //                                               (VALUE "bell" is a string with U+0007, which an XML
 //                                               property list cannot hold)
+//   FileWorker append-loop FILE PREFIX COUNT PAYLOAD-BYTES
+//                                               appends COUNT Records to the JSON Lines file at FILE, one
+//                                               per append, counters 1…COUNT and payloads of PAYLOAD-BYTES
+//                                               copies of PREFIX's first letter; prints "appended N" after each
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -102,6 +106,20 @@ case "defaults-release":
         fail("\(error)")
     }
     sleep(1)
+case "append-loop":
+    guard arguments.count == 5, let count = Int(arguments[3]), let bytes = Int(arguments[4]), let letter = arguments[2].first
+    else { fail("usage: FileWorker append-loop FILE PREFIX COUNT PAYLOAD-BYTES") }
+    let record = Record()
+    record.payload = String(repeating: letter, count: bytes)
+    for index in 1...count {
+        record.counter = index
+        do {
+            try JSONLines.append([record], to: url)
+        } catch {
+            fail("\(error)")
+        }
+        report("appended \(index)")
+    }
 default:
     fail("unknown command \(arguments[0])")
 }

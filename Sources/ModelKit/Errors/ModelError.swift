@@ -68,6 +68,10 @@ public struct ModelError: Error, Sendable, CustomStringConvertible, CustomDebugS
         /// A three-way merge whose sides disagree, under
         /// ``MergePolicy/fail``; ``ModelError/mergeConflicts`` lists them.
         public static let mergeConflict = Code("mergeConflict")
+        /// A JSON Lines file that ends in a torn line: lines being added
+        /// when the process or the machine stopped, cut short or left as
+        /// zero bytes (see ``JSONLines/TornTail``).
+        public static let tornTail = Code("tornTail")
     }
 
     /// Where in a document the failure was found.

@@ -100,6 +100,8 @@ enum DurableFile {
         }
         let (temporaryName, descriptor) = made
         let temporaryPath = folder + "/" + temporaryName
+        FileOperationRecorder.record(.create(temporaryPath))
+        FileOperationRecorder.record(.write(temporaryPath, offset: 0, bytes: data))  // as it is about to be written
         var renamed = false
         var closed = false
         defer {
@@ -118,6 +120,7 @@ enum DurableFile {
         try writeAll(data, to: descriptor, url: url)
         if durability == .synced {
             guard Platform.syncFile(descriptor) else { throw failure(url, "the file could not be synced: \(describe(errno))") }
+            FileOperationRecorder.record(.sync(temporaryPath))
         }
         // The lock stays held through a second descriptor until the rename,
         // so that no other writer's cleanup takes the file for abandoned.
@@ -131,8 +134,9 @@ enum DurableFile {
             throw failure(url, "the file could not be \(exists ? "replaced" : "created"): \(describe(errno))")
         }
         renamed = true
-        if durability == .synced {
-            _ = Platform.syncFile(folderDescriptor)  // a file system that cannot sync folders is no error: the file is synced
+        FileOperationRecorder.record(.rename(temporaryPath, to: folder + "/" + name))
+        if durability == .synced, Platform.syncFile(folderDescriptor) {  // a file system that cannot sync folders is no error: the file is synced
+            FileOperationRecorder.record(.sync(folder))
         }
     }
 
@@ -185,6 +189,11 @@ enum DurableFile {
     /// Makes `folder` and the folders above it that are missing, each
     /// `mode` (less the umask), as the XDG base-directory specification asks
     /// of settings (`0700`). Folders that exist keep their mode.
+    ///
+    /// The folder holding each new folder is synced once they are made, so
+    /// that the new folders' names survive a power cut: a file saved into
+    /// it afterwards (whose own folder the writer syncs) is never left
+    /// unreachable by a folder that vanished.
     /// - Throws: ``ModelError`` naming `file` when a folder cannot be made.
     static func makeFolders(_ folder: URL, file: URL, mode: mode_t = 0o700) throws {
         var missing: [String] = []
@@ -199,6 +208,9 @@ enum DurableFile {
             let code = errno
             throw failure(file, "the folder \(path) could not be made: \(describe(code))")
         }
+        // Each new folder's name is in its parent: synced, top down, before
+        // any file goes in (`DurableFile+FolderSync.swift`).
+        syncParents(ofNewFolders: missing.reversed())
     }
 
     /// Writes all of `data` to `descriptor`, again after an interruption.

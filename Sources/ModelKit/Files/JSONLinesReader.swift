@@ -16,6 +16,13 @@ import Foundation
 /// once however many chunks a line spans, and reading a file costs time
 /// linear in its size. The buffer is compacted before each read, so it
 /// holds at most one chunk plus one line.
+///
+/// A line that could start a torn tail (``LineFileWriting/tail(of:size:url:)``
+/// says which: one holding a zero byte, or a last line without a newline
+/// that is not a whole JSON value) is one only when every line after it is
+/// blank or torn too; the reader then reads those lines to see, and stops
+/// as ``JSONLines/TornTail`` says. Otherwise the line is loaded, and fails
+/// as the malformed line it is.
 /// Not `Sendable`: one reader serves one stream, whose iteration is serial.
 final class JSONLinesReader<M: ModelObject> {
     private let url: URL
@@ -29,25 +36,65 @@ final class JSONLinesReader<M: ModelObject> {
     private(set) var bytesScanned = 0
     private var isAtEnd = false
     private var isOpened = false
-    /// The number of the next line, from 1, and its byte offset in the file.
+    /// Set once a torn tail ended the reading (``JSONLines/TornTail/readUpToIt``).
+    private var isFinished = false
+    private let tornTail: JSONLines.TornTail
+    /// The number of the next line, from 1, and its byte offset in the file
+    /// (`Int64`: a file past 2 GiB is no trap where `Int` has 32 bits).
     private var line = 1
-    private var offset = 0
+    private var offset: Int64 = 0
     static var chunkSize: Int { 1 << 16 }
     /// The most bytes the buffer held at once (for tests: a chunk and a line).
     private(set) var largestBuffer = 0
 
-    init(url: URL) { self.url = url }
+    init(url: URL, tornTail: JSONLines.TornTail = .refuse) {
+        self.url = url
+        self.tornTail = tornTail
+    }
 
     deinit { try? handle?.close() }
 
     /// The next model, or `nil` after the last line.
     func next() throws -> M? {
+        if isFinished { return nil }
         if !isOpened { try open() }
         while true {
-            guard let (bytes, lineNumber, lineOffset) = try nextLine() else { return nil }
-            if bytes.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) { continue }
+            guard let (bytes, lineNumber, lineOffset, isEnded) = try nextLine() else { return nil }
+            if Self.isBlank(bytes) { continue }
+            if Self.mayBeTorn(bytes, isEnded: isEnded), try restIsTorn() {
+                isFinished = true
+                switch tornTail {
+                case .readUpToIt: return nil
+                case .refuse:
+                    throw ModelError(
+                        code: .tornTail,
+                        message: "the file ends in a torn line, which a crash cut short while lines were being added; "
+                            + "read the lines before it with tornTail: .readUpToIt, and the next append or write removes it",
+                        location: ModelError.Location(line: lineNumber, column: 1, byteOffset: Int(clamping: lineOffset)),
+                        format: "JSON Lines", file: url)
+                }
+            }
             return try load(Data(bytes), line: lineNumber, offset: lineOffset)
         }
+    }
+
+    /// Whether a line holds only spaces and tabs (a carriage return at its end is already gone).
+    private static func isBlank(_ bytes: ArraySlice<UInt8>) -> Bool {
+        bytes.allSatisfy { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+    }
+
+    /// Whether a line that is not blank would be torn, if the lines after it are too.
+    private static func mayBeTorn(_ bytes: ArraySlice<UInt8>, isEnded: Bool) -> Bool {
+        bytes.contains(0) || (!isEnded && LineFileWriting.isCutShort(bytes))
+    }
+
+    /// Reads the rest of the file: whether every line left is blank or torn.
+    private func restIsTorn() throws -> Bool {
+        while let (bytes, _, _, isEnded) = try nextLine() {
+            if Self.isBlank(bytes) || Self.mayBeTorn(bytes, isEnded: isEnded) { continue }
+            return false
+        }
+        return true
     }
 
     private func open() throws {
@@ -63,14 +110,15 @@ final class JSONLinesReader<M: ModelObject> {
         handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
     }
 
-    /// The next line without its `\n` or `\r\n`, with its number and offset.
-    private func nextLine() throws -> (ArraySlice<UInt8>, Int, Int)? {
+    /// The next line without its `\n` or `\r\n`, with its number and
+    /// offset, and whether a `\n` ended it.
+    private func nextLine() throws -> (ArraySlice<UInt8>, Int, Int64, Bool)? {
         while true {
             if let end = findNewline() {
                 var content = buffer[start..<end]
                 if content.last == UInt8(ascii: "\r") { content = content.dropLast() }
-                let result = (content, line, offset)
-                offset += end + 1 - start
+                let result = (content, line, offset, true)
+                offset += Int64(end + 1 - start)
                 start = end + 1
                 scanned = start
                 line += 1
@@ -80,8 +128,8 @@ final class JSONLinesReader<M: ModelObject> {
                 guard start < buffer.count else { return nil }
                 var content = buffer[start...]
                 if content.last == UInt8(ascii: "\r") { content = content.dropLast() }
-                let result = (content, line, offset)
-                offset += buffer.count - start
+                let result = (content, line, offset, false)
+                offset += Int64(buffer.count - start)
                 start = buffer.count
                 scanned = start
                 line += 1
@@ -130,7 +178,7 @@ final class JSONLinesReader<M: ModelObject> {
 
     /// Loads one line: the fast path of `init(json:)`, or, for a line that
     /// names a registered subclass, `decoded(from:)`.
-    private func load(_ data: Data, line: Int, offset: Int) throws -> M {
+    private func load(_ data: Data, line: Int, offset: Int64) throws -> M {
         do {
             do {
                 return try M(json: data)
@@ -146,7 +194,7 @@ final class JSONLinesReader<M: ModelObject> {
             }
         } catch let error as ModelError {
             throw Self.located(error, line: line, column: error.location?.column ?? 1,
-                byteOffset: offset + (error.location?.byteOffset ?? 0), url: url)
+                byteOffset: Int(clamping: offset + Int64(error.location?.byteOffset ?? 0)), url: url)
         }
     }
 

@@ -797,7 +797,7 @@ final class ReadmeVersionedNote: ModelObject, @unchecked Sendable {
             try JSONLines.write(todos, to: url)
             try JSONLines.append([Todo()], to: url)
             var titles: [String] = []
-            for try await todo in JSONLines.models(Todo.self, contentsOf: url) {
+            for try await todo in JSONLines.models(Todo.self, contentsOf: url, tornTail: .readUpToIt) {
                 titles.append(todo.title)
             }
             print(titles)   // ["Todo 1", "Todo 2", "Todo 3", "Untitled"]
