@@ -116,11 +116,11 @@ struct ValueDecoder: Decoder, ModelValueCoder {
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
         guard case .array(let elements) = value else { throw mismatch([ModelValue].self, expected: "an array") }
-        return UnkeyedValueDecoder(decoder: self, elements: elements, texts: text.map(Self.elementTexts) ?? [])
+        return UnkeyedValueDecoder(decoder: self, elements: elements, text: text)
     }
 
     /// The texts of the elements of the array whose text is `array`.
-    private static func elementTexts(_ array: RawJSON) -> [RawJSON] {
+    static func elementTexts(_ array: RawJSON) -> [RawJSON] {
         array.bytes.withUnsafeBytes { raw in
             var reader = JSONReader(raw.bindMemory(to: UInt8.self), options: JSONReadingOptions())
             var texts: [RawJSON] = []
@@ -283,17 +283,36 @@ struct KeyedValueDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
 struct UnkeyedValueDecoder: UnkeyedDecodingContainer {
     let decoder: ValueDecoder
     let elements: [ModelValue]
-    /// The elements' JSON texts, when the array's was kept; else empty.
-    let texts: [RawJSON]
+    /// The array's JSON text, when the document kept it (see `ValueDecoder.text`).
+    let text: RawJSON?
+    /// The elements' texts, found in `text` when an element first needs one.
+    private var texts: [RawJSON]?
     var currentIndex = 0
     var codingPath: [any CodingKey] { decoder.codingPath }
     var count: Int? { elements.count }
     var isAtEnd: Bool { currentIndex >= elements.count }
 
-    init(decoder: ValueDecoder, elements: [ModelValue], texts: [RawJSON] = []) {
+    init(decoder: ValueDecoder, elements: [ModelValue], text: RawJSON? = nil) {
         self.decoder = decoder
         self.elements = elements
-        self.texts = texts.count == elements.count ? texts : []
+        self.text = text
+    }
+
+    /// The text of the element at `index`, read as `type`, when it may need
+    /// one: an array (for its own elements), or a `Double` read as anything
+    /// but a floating-point number (an integer, from its digits).
+    private mutating func elementText<T>(_ index: Int, _ type: T.Type) -> RawJSON? {
+        guard let text else { return nil }
+        switch elements[index] {
+        case .array: break
+        case .double where !(type is any BinaryFloatingPoint.Type): break
+        default: return nil
+        }
+        if texts == nil {
+            let found = ValueDecoder.elementTexts(text)
+            texts = found.count == elements.count ? found : []
+        }
+        return texts.flatMap { $0.isEmpty ? nil : $0[index] }
     }
 
     private mutating func next<T>(_ type: T.Type) throws -> ValueDecoder {
@@ -305,7 +324,7 @@ struct UnkeyedValueDecoder: UnkeyedDecodingContainer {
                     debugDescription: "expected a value, found the end of the array (\(elements.count) elements)"))
         }
         let element = decoder.child(
-            elements[currentIndex], key: AnyCodingKey(intValue: currentIndex), text: texts.isEmpty ? nil : texts[currentIndex])
+            elements[currentIndex], key: AnyCodingKey(intValue: currentIndex), text: elementText(currentIndex, type))
         currentIndex += 1
         return element
     }
