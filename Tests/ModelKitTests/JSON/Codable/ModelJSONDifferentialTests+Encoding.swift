@@ -134,7 +134,10 @@ extension ModelJSONDifferentialTests {
         let share = Self.encoderCombinations / 8
         for combination in (part * share)..<((part + 1) * share) {
             let (name, foundation, encoder) = Self.encoders(combination)
-            for ratio in [0.25, .infinity, -.nan] {
+            // One double a combination, picked by a seeded generator: a finite
+            // one, or one the float strategy decides on.
+            var generator = SeededGenerator(seed: UInt64(combination) &+ 3300)
+            for ratio in [[0.25, .infinity, -.nan].randomElement(using: &generator)!] {
                 let value = Everything(ratio: ratio)
                 let expected = Self.encodeOutcome { try foundation.encode(value) }
                 let actual = Self.encodeOutcome { try encoder.encode(value) }

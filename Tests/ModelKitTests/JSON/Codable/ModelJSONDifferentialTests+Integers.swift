@@ -70,7 +70,7 @@ extension ModelJSONDifferentialTests {
         try expectIntegers(text)
     }
 
-    @Test(arguments: 0..<40 as Range<UInt64>)
+    @Test(arguments: 0..<24 as Range<UInt64>)
     func randomIntegersWithFractionsAndExponentsAreReadFromTheirDigits(seed: UInt64) throws {
         var generator = SeededGenerator(seed: seed &+ 9100)
         for _ in 0..<16 {
