@@ -90,11 +90,18 @@ struct ValueDecoder: Decoder, ModelValueCoder {
     let codingPath: [any CodingKey]
     let userInfoValues: [CodingUserInfoKey: any Sendable]
     var userInfo: [CodingUserInfoKey: Any] { userInfoValues }
+    /// The JSON text `value` was read from, when a document read for models
+    /// kept it (`ModelValue.Object`'s member texts): integers are read from
+    /// its digits, not from the `Double` that `value` holds.
+    let text: RawJSON?
 
-    init(value: ModelValue, codingPath: [any CodingKey], userInfo: [CodingUserInfoKey: any Sendable]) {
+    init(
+        value: ModelValue, codingPath: [any CodingKey], userInfo: [CodingUserInfoKey: any Sendable], text: RawJSON? = nil
+    ) {
         self.value = value
         self.codingPath = codingPath
         self.userInfoValues = userInfo
+        self.text = text
     }
 
     func mismatch<T>(_ type: T.Type, expected: String) -> DecodingError {
@@ -109,7 +116,26 @@ struct ValueDecoder: Decoder, ModelValueCoder {
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
         guard case .array(let elements) = value else { throw mismatch([ModelValue].self, expected: "an array") }
-        return UnkeyedValueDecoder(decoder: self, elements: elements)
+        return UnkeyedValueDecoder(decoder: self, elements: elements, text: text)
+    }
+
+    /// The texts of the elements of the array whose text is `array`.
+    static func elementTexts(_ array: RawJSON) -> [RawJSON] {
+        array.bytes.withUnsafeBytes { raw in
+            var reader = JSONReader(raw.bindMemory(to: UInt8.self), options: JSONReadingOptions())
+            var texts: [RawJSON] = []
+            let first = array.bytes.startIndex
+            reader.position = 1  // after the bracket
+            while true {
+                reader.skipWhitespace()
+                guard reader.position < reader.count, reader.base[reader.position] != JSONByte.closeBracket,
+                    let range = try? reader.skipValue()
+                else { return texts }
+                texts.append(RawJSON(validated: array.bytes[(first + range.lowerBound)..<(first + range.upperBound)]))
+                reader.skipWhitespace()
+                if reader.position < reader.count, reader.base[reader.position] == JSONByte.comma { reader.position += 1 }
+            }
+        }
     }
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer { self }
@@ -127,8 +153,8 @@ struct ValueDecoder: Decoder, ModelValueCoder {
         return try T(from: self)
     }
 
-    func child(_ value: ModelValue, key: any CodingKey) -> ValueDecoder {
-        ValueDecoder(value: value, codingPath: codingPath + [key], userInfo: userInfoValues)
+    func child(_ value: ModelValue, key: any CodingKey, text: RawJSON? = nil) -> ValueDecoder {
+        ValueDecoder(value: value, codingPath: codingPath + [key], userInfo: userInfoValues, text: text)
     }
 }
 
@@ -159,18 +185,36 @@ extension ValueDecoder: SingleValueDecodingContainer {
 
     func decode(_ type: Double.Type) throws -> Double { try converted(type) }
     func decode(_ type: Float.Type) throws -> Float { try converted(type) }
-    func decode(_ type: Int.Type) throws -> Int { try converted(type) }
-    func decode(_ type: Int8.Type) throws -> Int8 { try converted(type) }
-    func decode(_ type: Int16.Type) throws -> Int16 { try converted(type) }
-    func decode(_ type: Int32.Type) throws -> Int32 { try converted(type) }
-    func decode(_ type: Int64.Type) throws -> Int64 { try converted(type) }
-    func decode(_ type: UInt.Type) throws -> UInt { try converted(type) }
-    func decode(_ type: UInt8.Type) throws -> UInt8 { try converted(type) }
-    func decode(_ type: UInt16.Type) throws -> UInt16 { try converted(type) }
-    func decode(_ type: UInt32.Type) throws -> UInt32 { try converted(type) }
-    func decode(_ type: UInt64.Type) throws -> UInt64 { try converted(type) }
+    func decode(_ type: Int.Type) throws -> Int { try integer(type) }
+    func decode(_ type: Int8.Type) throws -> Int8 { try integer(type) }
+    func decode(_ type: Int16.Type) throws -> Int16 { try integer(type) }
+    func decode(_ type: Int32.Type) throws -> Int32 { try integer(type) }
+    func decode(_ type: Int64.Type) throws -> Int64 { try integer(type) }
+    func decode(_ type: UInt.Type) throws -> UInt { try integer(type) }
+    func decode(_ type: UInt8.Type) throws -> UInt8 { try integer(type) }
+    func decode(_ type: UInt16.Type) throws -> UInt16 { try integer(type) }
+    func decode(_ type: UInt32.Type) throws -> UInt32 { try integer(type) }
+    func decode(_ type: UInt64.Type) throws -> UInt64 { try integer(type) }
 
     func decode<T: Decodable>(_ type: T.Type) throws -> T { try decodeValue(type) }
+
+    /// An integer: from the digits of its JSON text when the value is a
+    /// `Double` read from one (`1.338910060664305e+19` is exactly
+    /// 13389100606643050000, `12345678901234567890.5` no integer), else by
+    /// ModelKit's own conversion.
+    private func integer<Integer: FixedWidthInteger & ModelValueConvertible>(_ type: Integer.Type) throws -> Integer {
+        guard case .double = value, let text else { return try converted(type) }
+        let exact = text.bytes.withUnsafeBytes { raw in
+            JSONReader.exactInteger(type, number: raw.bindMemory(to: UInt8.self))
+        }
+        if let exact { return exact }
+        // Not integral, or too large: the conversion's own error, which the
+        // `Double` may hide (12345678901234567890.5 rounds to an integer).
+        _ = try converted(type)
+        let error = ModelError.typeMismatch(expected: "\(Integer.self)", found: value)
+        throw DecodingError.typeMismatch(
+            type, DecodingError.Context(codingPath: codingPath, debugDescription: error.message, underlyingError: error))
+    }
 
     /// A number read with ModelKit's own conversion (range checks included),
     /// its error reported as a `DecodingError`.
@@ -193,11 +237,11 @@ struct KeyedValueDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func contains(_ key: Key) -> Bool { object[key.stringValue] != nil }
 
     private func member(_ key: Key) throws -> ValueDecoder {
-        guard let value = object[key.stringValue] else {
+        guard let position = object.index(forKey: key.stringValue) else {
             throw DecodingError.keyNotFound(
                 key, DecodingError.Context(codingPath: codingPath, debugDescription: "no value for the key \"\(key.stringValue)\""))
         }
-        return decoder.child(value, key: key)
+        return decoder.child(object.values[position], key: key, text: object.text(at: position))
     }
 
     func decodeNil(forKey key: Key) throws -> Bool { try member(key).decodeNil() }
@@ -239,14 +283,36 @@ struct KeyedValueDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
 struct UnkeyedValueDecoder: UnkeyedDecodingContainer {
     let decoder: ValueDecoder
     let elements: [ModelValue]
+    /// The array's JSON text, when the document kept it (see `ValueDecoder.text`).
+    let text: RawJSON?
+    /// The elements' texts, found in `text` when an element first needs one.
+    private var texts: [RawJSON]?
     var currentIndex = 0
     var codingPath: [any CodingKey] { decoder.codingPath }
     var count: Int? { elements.count }
     var isAtEnd: Bool { currentIndex >= elements.count }
 
-    init(decoder: ValueDecoder, elements: [ModelValue]) {
+    init(decoder: ValueDecoder, elements: [ModelValue], text: RawJSON? = nil) {
         self.decoder = decoder
         self.elements = elements
+        self.text = text
+    }
+
+    /// The text of the element at `index`, read as `type`, when it may need
+    /// one: an array (for its own elements), or a `Double` read as anything
+    /// but a floating-point number (an integer, from its digits).
+    private mutating func elementText<T>(_ index: Int, _ type: T.Type) -> RawJSON? {
+        guard let text else { return nil }
+        switch elements[index] {
+        case .array: break
+        case .double where !(type is any BinaryFloatingPoint.Type): break
+        default: return nil
+        }
+        if texts == nil {
+            let found = ValueDecoder.elementTexts(text)
+            texts = found.count == elements.count ? found : []
+        }
+        return texts.flatMap { $0.isEmpty ? nil : $0[index] }
     }
 
     private mutating func next<T>(_ type: T.Type) throws -> ValueDecoder {
@@ -257,7 +323,8 @@ struct UnkeyedValueDecoder: UnkeyedDecodingContainer {
                     codingPath: codingPath + [AnyCodingKey(intValue: currentIndex)],
                     debugDescription: "expected a value, found the end of the array (\(elements.count) elements)"))
         }
-        let element = decoder.child(elements[currentIndex], key: AnyCodingKey(intValue: currentIndex))
+        let element = decoder.child(
+            elements[currentIndex], key: AnyCodingKey(intValue: currentIndex), text: elementText(currentIndex, type))
         currentIndex += 1
         return element
     }

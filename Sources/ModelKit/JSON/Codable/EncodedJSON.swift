@@ -36,7 +36,7 @@ enum EncodedJSON {
             try Self.checkDepth(depth)
             let values = array.values
             if values.isEmpty {
-                writer.appendASCII(JSONByte.openBracket, JSONByte.closeBracket)
+                writer.writeEmptyContainer(JSONByte.openBracket, JSONByte.closeBracket, depth: depth)
                 return
             }
             writer.append(JSONByte.openBracket)
@@ -51,7 +51,7 @@ enum EncodedJSON {
             try Self.checkDepth(depth)
             let members = object.members
             if members.isEmpty {
-                writer.appendASCII(JSONByte.openBrace, JSONByte.closeBrace)
+                writer.writeEmptyContainer(JSONByte.openBrace, JSONByte.closeBrace, depth: depth)
                 return
             }
             writer.append(JSONByte.openBrace)

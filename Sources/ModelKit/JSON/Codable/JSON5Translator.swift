@@ -6,28 +6,45 @@ import Foundation
 /// `/* */` comments, trailing commas, strings in single quotes (with `\'`,
 /// `\x41` and escaped line breaks, which stay in the string), keys that are
 /// identifiers (a `\u` in one stays as its text), hexadecimal numbers, a
-/// leading `+`, a leading or trailing decimal point, `Infinity` and `NaN`;
-/// where JSON5's specification goes further (`\v`, `\0`, other characters
-/// escaped to themselves, the no-break space and line separators as white
-/// space, control characters in strings), Foundation refuses, and so does
-/// this. The whole
+/// leading `+`, a leading or trailing decimal point, `Infinity` and `NaN`.
+/// Strings hold what JSON5's specification lets them hold, where
+/// Foundation refuses a string once it reads it: control characters other
+/// than line breaks, `\v`, `\0` (not before a digit), and any other
+/// character escaped to itself (`\a` is `a`). Where the specification
+/// goes further outside strings (the no-break space and line separators as
+/// white space), Foundation refuses, and so does this. The whole
 /// document is checked here, and a fault is a ``ModelError`` with the line and
 /// column in the JSON5 text, so the strict reader that reads the output
 /// never meets one of its own. The strict path never comes here: a decoder
 /// without `allowsJSON5` reads the bytes it is given.
 ///
-/// `Infinity` and `NaN`, which JSON cannot hold, become strings that no
-/// JSON5 text can write (they start with U+0000, which a JSON5 string
-/// must escape), and only a `Double` or `Float` read under `allowsJSON5`
-/// takes them (``JSONDecodingState``'s non-conforming floats).
+/// `Infinity` and `NaN`, which JSON cannot hold, become strings in the
+/// output (`"\u0000NaN"`), and the translator lists where each one starts
+/// (``Translation/specialNumbers``): a string a JSON5 text wrote is never on
+/// that list, whatever it holds. The tape marks those strings
+/// (``JSONTape/isSpecialNumber``), and ``JSONDecodingState`` reads them as
+/// the numbers they stand for: a `Double` or `Float` takes the value, a
+/// `Decimal` is NaN, an integer does not fit, and every other type finds a
+/// number, not a string.
 struct JSON5Translator {
     private let bytes: UnsafeBufferPointer<UInt8>
     private var position = 0
     private var depth = 0
     private(set) var output: [UInt8] = []
+    /// Where the strings that stand for `Infinity`, `-Infinity` and `NaN` start in `output` (after their quote).
+    private var specialNumbers: [Int] = []
+
+    /// Strict JSON text, and where its special numbers are.
+    struct Translation {
+        var text: [UInt8]
+        /// The offsets in `text` of the first byte after the quote of each
+        /// string that stands for `Infinity`, `-Infinity` or `NaN`, in order.
+        var specialNumbers: [Int]
+    }
 
     /// The strings that stand for `Infinity`, `-Infinity` and `NaN` in the output.
-    static let infinity = "\u{0}Infinity", negativeInfinity = "\u{0}-Infinity", notANumber = "\u{0}NaN"
+    static let infinity = "\u{0}Infinity", negativeInfinity = "\u{0}-Infinity", notANumber = "\u{0}NaN",
+        negativeNotANumber = "\u{0}-NaN"
 
     private init(_ bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
@@ -38,7 +55,7 @@ struct JSON5Translator {
     /// `topLevelDictionary`, a document that does not start with `{` is read
     /// as the members of an object.
     /// - Throws: ``ModelError`` naming the line and column of the first fault.
-    static func translate(_ bytes: UnsafeBufferPointer<UInt8>, topLevelDictionary: Bool) throws(ModelError) -> [UInt8] {
+    static func translate(_ bytes: UnsafeBufferPointer<UInt8>, topLevelDictionary: Bool) throws(ModelError) -> Translation {
         var translator = JSON5Translator(bytes)
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { translator.position = 3 }
         try translator.skipSpace()
@@ -49,7 +66,7 @@ struct JSON5Translator {
         }
         try translator.skipSpace()
         guard translator.position == bytes.count else { throw translator.error("the end of the document") }
-        return translator.output
+        return Translation(text: translator.output, specialNumbers: translator.specialNumbers)
     }
 
     private var peek: UInt8? { position < bytes.count ? bytes[position] : nil }
@@ -264,7 +281,9 @@ struct JSON5Translator {
             case UInt8(ascii: "\\"):
                 try escape()
             case ..<0x20:
-                throw message("a control character (0x\(String(byte, radix: 16))) in a string (escape it)")
+                // JSON5 lets a string hold control characters other than line breaks.
+                appendEscaped(byte)
+                position += 1
             default:
                 output.append(byte)
                 position += 1
@@ -319,9 +338,31 @@ struct JSON5Translator {
                 output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
                 position += 1
             }
-        default:
+        case UInt8(ascii: "v"):
+            appendEscaped(0x0B)
+            position += 2
+        case UInt8(ascii: "0"):
+            guard position + 2 >= bytes.count || !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[position + 2]) else {
+                position += 1
+                throw message("an escape JSON5 does not have in a string (\\0 before a digit)")
+            }
+            appendEscaped(0)
+            position += 2
+        case UInt8(ascii: "1")...UInt8(ascii: "9"):
             position += 1
             throw message("an escape JSON5 does not have in a string")
+        case 0xE2 where position + 3 < bytes.count && bytes[position + 2] == 0x80
+            && (bytes[position + 3] == 0xA8 || bytes[position + 3] == 0xA9):
+            // An escaped line or paragraph separator continues the line: it is not in the string.
+            position += 4
+        default:
+            // Any other character escaped to itself (`\a` is `a`); its
+            // bytes after the first follow as the string goes on.
+            position += 1
+            if next < 0x20 {
+                appendEscaped(next)
+                position += 1
+            }
         }
     }
 
@@ -345,8 +386,12 @@ struct JSON5Translator {
                 throw error("a value")
             }
             position += text.count
-            let marker = isInfinity ? (isNegative ? Self.negativeInfinity : Self.infinity) : Self.notANumber
+            // `-NaN` keeps its sign, as Foundation reads it.
+            let marker =
+                isInfinity
+                ? (isNegative ? Self.negativeInfinity : Self.infinity) : (isNegative ? Self.negativeNotANumber : Self.notANumber)
             output.append(UInt8(ascii: "\""))
+            specialNumbers.append(output.count)
             appendEscaped(0)
             output.append(contentsOf: marker.utf8.dropFirst())
             output.append(UInt8(ascii: "\""))

@@ -16,7 +16,10 @@ import Foundation
 ///   integers beyond `Int` as big integers, one rounding to `Double`), then
 ///   the type's own `init(modelValue:)` converts them, as
 ///   `ModelValueDecoder` does (a `Float` rounds from the `Double`;
-///   `JSONDecoder`-style reading would round once from the text);
+///   `JSONDecoder`-style reading would round once from the text); an
+///   integer from a number with a fraction or an exponent sends the whole
+///   document to the `ModelValue` path, which reads it from the member's
+///   text (`ValueDecoder.text`);
 /// - the types `ModelValueDecoder` reads with ModelKit's own conversions
 ///   (`Date` under the slot's date strategy, `Data`, `URL`, `UUID`,
 ///   `Decimal`, `ModelValue`, ModelKit's value types) are read as a
@@ -31,6 +34,12 @@ import Foundation
 extension JSONDecodingState {
     /// Thrown where this mode leaves a value to the `ModelValue` path.
     struct ReadThroughModelValue: Error {}
+
+    /// Thrown where this mode leaves the whole document to the `ModelValue`
+    /// path: the value needs the member texts that only a document read for
+    /// models has (an integer from a number with a fraction or an exponent,
+    /// read from its digits by `ValueDecoder`).
+    struct ReadDocumentThroughModelValue: Error {}
 
     /// The number at `index` as the reader reads it.
     func modelNumber(at index: Int) throws -> ModelValue {

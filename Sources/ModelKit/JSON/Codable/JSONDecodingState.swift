@@ -191,6 +191,7 @@ final class JSONDecodingState {
         case .array: return "an array of \(entry.count) element\(entry.count == 1 ? "" : "s")"
         case .object: return "an object with \(entry.count) key\(entry.count == 1 ? "" : "s")"
         default:
+            if let special = specialNumber(at: index) { return "a number (\(special))" }
             reader.position = entry.kind == .string ? Int(entry.start) - 1 : Int(entry.start)
             guard let value = try? reader.readValue() else { return "a value" }
             return value.excerpt
@@ -255,6 +256,7 @@ final class JSONDecodingState {
         let bytes = UnsafeBufferPointer(start: base + Int(entry.start), count: Int(entry.end &- entry.start))
         if entry.flags == 0 { return String(asciiBytes: bytes) }
         if entry.flags == JSONTape.hasNonASCII { return String(validUTF8: bytes) }
+        if entry.flags & JSONTape.isSpecialNumber != 0 { return nil }
         return unescapedString(entry)
     }
 
@@ -284,14 +286,16 @@ final class JSONDecodingState {
         return String(decoding: UnsafeBufferPointer(start: base + Int(entry.start), count: Int(entry.end - entry.start)), as: UTF8.self)
     }
 
-    /// Reads every key of the object at `index` that has escapes or control
-    /// characters, as JSONDecoder reads the keys of an object it opens: a
-    /// key that breaks the reader's rules fails the object.
+    /// Reads every key of the object at `index` that has escapes, control
+    /// characters or bytes outside ASCII, as JSONDecoder reads the keys of an
+    /// object it opens: a key that breaks the reader's rules (an invalid
+    /// escape, a control character, ill-formed UTF-8) fails the object with
+    /// `dataCorrupted`, rather than matching no coding key.
     func checkKeys(ofObjectAt index: Int, _ path: CodingPathNode?) throws {
         var member = index + 1
         let end = Int(entries[index].end)
         while member < end {
-            if entries[member].flags & JSONTape.hasEscapes != 0 {
+            if entries[member].flags != 0 {
                 do {
                     _ = try readString(at: member)
                 } catch {
@@ -304,7 +308,10 @@ final class JSONDecodingState {
     }
 
     func decodeString(at index: Int, _ parent: CodingPathNode?, _ key: (any CodingKey)?) throws -> String {
-        guard entries[index].kind == .string else { throw mismatch(String.self, expected: "String", at: index, parent, key) }
+        // JSON5's Infinity and NaN are numbers, whatever the translator wrote.
+        guard entries[index].kind == .string, entries[index].flags & JSONTape.isSpecialNumber == 0 else {
+            throw mismatch(String.self, expected: "String", at: index, parent, key)
+        }
         do {
             return try readString(at: index)
         } catch {
@@ -360,50 +367,34 @@ final class JSONDecodingState {
         _ type: Integer.Type, at index: Int, _ parent: CodingPathNode?, _ key: (any CodingKey)?
     ) throws -> Integer {
         let entry = entries[index]
-        guard entry.kind == .number else { throw mismatch(type, expected: "\(type)", at: index, parent, key) }
-        if readsLikeModelValues { return try IntegerConversion.value(from: modelNumber(at: index)) }
+        guard entry.kind == .number else {
+            if let special = specialNumber(at: index) {
+                throw corrupted("number \(special) does not fit in \(type)", parent, key)
+            }
+            throw mismatch(type, expected: "\(type)", at: index, parent, key)
+        }
+        if readsLikeModelValues {
+            let number = try modelNumber(at: index)
+            // An integer from a number with a fraction or an exponent is read
+            // from its digits on the `ModelValue` path (`ValueDecoder.text`).
+            if case .double = number { throw ReadDocumentThroughModelValue() }
+            return try IntegerConversion.value(from: number)
+        }
         if let value = smallInteger(entry) {
             if let exact = Integer(exactly: value) { return exact }
-        } else if Integer.bitWidth > 64 {
-            if let exact = try wideInteger(type, at: index, parent, key) { return exact }
-        } else {
-            switch try numberValue(at: index, parent, key) {
-            case .int(let value):
-                if let exact = Integer(exactly: value) { return exact }
-            case .bigInteger(let digits):
-                if let exact = Integer(digits) { return exact }
-            case .double(let value):
-                if let exact = Integer(exactly: value) { return exact }
-            default: break
-            }
+        } else if let exact = exactInteger(type, at: index) {
+            return exact
         }
         throw corrupted("number \(numberText(at: index)) does not fit in \(type)", parent, key)
     }
 
-    /// An `Int128` or `UInt128` as `JSONDecoder` reads one: every digit of an
-    /// integer (with a fraction of zeros, `18446744073709551615.0`),
-    /// otherwise a number that a 64-bit integer of its sign holds exactly
-    /// (`1e3`, but not `1e20`); `nil` when it does not fit.
-    private func wideInteger<Integer: FixedWidthInteger>(
-        _ type: Integer.Type, at index: Int, _ parent: CodingPathNode?, _ key: (any CodingKey)?
-    ) throws -> Integer? {
-        let number = try numberValue(at: index, parent, key)
-        let text = numberText(at: index)
-        var digits = Substring(text)
-        if let point = digits.firstIndex(of: "."), digits[digits.index(after: point)...].allSatisfy({ $0 == "0" }) {
-            digits = digits[..<point]
-        }
-        if digits.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "-") }) {
-            return Integer(digits)
-        }
-        switch number {
-        case .double(let value):
-            if let narrow = Int64(exactly: value) { return Integer(exactly: narrow) }
-            if let narrow = UInt64(exactly: value) { return Integer(exactly: narrow) }
-            return nil
-        default:
-            return nil
-        }
+    /// The integer the number at `index` stands for, read from its digits
+    /// (`1.5e2` is 150, `1e-400` is not an integer); `nil` when its value is
+    /// not integral or does not fit.
+    func exactInteger<Integer: FixedWidthInteger>(_ type: Integer.Type, at index: Int) -> Integer? {
+        let entry = entries[index]
+        return JSONReader.exactInteger(
+            type, number: UnsafeBufferPointer(start: base + Int(entry.start), count: Int(entry.end &- entry.start)))
     }
 
     func decodeDouble(at index: Int, _ parent: CodingPathNode?, _ key: (any CodingKey)?) throws -> Double {
@@ -467,15 +458,7 @@ final class JSONDecodingState {
 
     /// The infinity or NaN that the string at `index` stands for under the strategy, if any.
     private func nonConformingFloat(at index: Int) -> Double? {
-        if options.allowsJSON5, let text = string(at: index), text.hasPrefix("\u{0}") {
-            // JSON5's Infinity and NaN, as JSON5Translator writes them.
-            switch text {
-            case JSON5Translator.infinity: return .infinity
-            case JSON5Translator.negativeInfinity: return -.infinity
-            case JSON5Translator.notANumber: return .nan
-            default: break
-            }
-        }
+        if let value = specialNumber(at: index) { return value }
         guard case .convertFromString(let positive, let negative, let nan) = options.nonConformingFloatDecodingStrategy
         else { return nil }
         guard let text = string(at: index) else { return nil }
@@ -483,6 +466,24 @@ final class JSONDecodingState {
         if text == negative { return -.infinity }
         if text == nan { return .nan }
         return nil
+    }
+
+    /// JSON5's `Infinity`, `-Infinity` or `NaN` at `index`, which
+    /// ``JSON5Translator`` wrote as a string and the tape marked; `nil` for
+    /// any other value.
+    @inline(__always)
+    func specialNumber(at index: Int) -> Double? {
+        let entry = entries[index]
+        guard entry.kind == .string, entry.flags & JSONTape.isSpecialNumber != 0 else { return nil }
+        return specialNumberValue(entry)
+    }
+
+    private func specialNumberValue(_ entry: JSONTape.Entry) -> Double {
+        // After the six bytes of its `\u0000`: `Infinity`, `NaN`, or either after a minus sign.
+        let start = Int(entry.start) + 6
+        let isNegative = base[start] == JSONByte.minus
+        let value = base[isNegative ? start + 1 : start] == UInt8(ascii: "I") ? Double.infinity : .nan
+        return isNegative ? -value : value
     }
 
     // MARK: - Any value
@@ -505,6 +506,8 @@ final class JSONDecodingState {
             guard let url = URL(string: text) else { throw corrupted("invalid URL string \(ModelValue.quoted(text))", parent, key) }
             return unsafeBitCast(url, to: Value.self)
         case ObjectIdentifier(Decimal.self):
+            // JSON5's Infinity and NaN are all NaN as a Decimal, as in JSONDecoder.
+            if specialNumber(at: index) != nil { return unsafeBitCast(Decimal.nan, to: Value.self) }
             guard entries[index].kind == .number else { throw mismatch(type, expected: "Decimal", at: index, parent, key) }
             _ = try numberValue(at: index, parent, key)
             guard let decimal = Decimal(string: numberText(at: index), locale: Locale(identifier: "en_US_POSIX")) else {

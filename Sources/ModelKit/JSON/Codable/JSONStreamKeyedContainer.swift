@@ -189,7 +189,8 @@ struct JSONStreamKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol 
     }
 
     mutating func superEncoder() -> any Encoder {
-        superEncoder(key: AnyCodingKey.super) { state.writeKey(AnyCodingKey.super.stringValue, converting: false) }
+        // The default key goes through the key strategy as any key does, as in JSONEncoder.
+        superEncoder(key: AnyCodingKey.super) { state.writeKey(AnyCodingKey.super.stringValue, converting: convertsKeys) }
     }
 
     mutating func superEncoder(forKey key: Key) -> any Encoder {

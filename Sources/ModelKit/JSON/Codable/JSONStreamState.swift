@@ -196,18 +196,29 @@ final class JSONStreamState {
         let frame = top
         switch frame.pointee.kind {
         case .pending:
-            writerPointer.pointee.appendASCII(JSONByte.openBrace, JSONByte.closeBrace)
+            writerPointer.pointee.writeEmptyContainer(JSONByte.openBrace, JSONByte.closeBrace, depth: Int(frame.pointee.depth))
         case .object:
-            if frame.pointee.members > 0 { writerPointer.pointee.startLine(depth: Int(frame.pointee.depth)) }
-            writerPointer.pointee.append(JSONByte.closeBrace)
+            closeContainer(frame, JSONByte.closeBrace)
             core.pointee.keyCount = Int(frame.pointee.keyBase)
         case .array:
-            if frame.pointee.members > 0 { writerPointer.pointee.startLine(depth: Int(frame.pointee.depth)) }
-            writerPointer.pointee.append(JSONByte.closeBracket)
+            closeContainer(frame, JSONByte.closeBracket)
         case .scalar:
             break
         }
         core.pointee.frameCount &-= 1
+    }
+
+    /// Ends the container of `frame` with `close`: on a line of its own,
+    /// pretty, after an empty line when it has no member (`{\n\n}`, as JSONEncoder writes it).
+    @inline(__always)
+    private func closeContainer(_ frame: UnsafeMutablePointer<Frame>, _ close: UInt8) {
+        if frame.pointee.members > 0 {
+            writerPointer.pointee.startLine(depth: Int(frame.pointee.depth))
+        } else if writerPointer.pointee.options.prettyPrinted {
+            writerPointer.pointee.append(JSONByte.lineFeed)
+            writerPointer.pointee.startLine(depth: Int(frame.pointee.depth))
+        }
+        writerPointer.pointee.append(close)
     }
 
     /// Starts the next member or element of the top frame, a container: the comma and the line.
@@ -340,7 +351,7 @@ final class JSONStreamState {
     private func writeArray(count: Int, depth: Int32, element: (Int) -> Void) {
         if depth >= Int32(JSONWriter.maximumDepth) { core.pointee.isTooDeep = true }
         if count == 0 {
-            writerPointer.pointee.appendASCII(JSONByte.openBracket, JSONByte.closeBracket)
+            writerPointer.pointee.writeEmptyContainer(JSONByte.openBracket, JSONByte.closeBracket, depth: Int(depth))
             return
         }
         writerPointer.pointee.append(JSONByte.openBracket)

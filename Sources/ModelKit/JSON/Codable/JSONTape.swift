@@ -36,6 +36,7 @@ final class JSONTape {
         /// For a string, ``JSONTape/hasEscapes`` (escapes or control
         /// characters: the reader's rules apply) and ``JSONTape/hasNonASCII``;
         /// for an object, ``JSONTape/hasEscapedKeys``; 0 for a number.
+        /// JSON5's special numbers are strings marked ``JSONTape/isSpecialNumber``.
         var flags: UInt8
 
         @inline(__always)
@@ -50,7 +51,11 @@ final class JSONTape {
 
     static let hasEscapes: UInt8 = 1
     static let hasNonASCII: UInt8 = 2
-    /// For an object: some key has escapes or control characters.
+    /// For a string (which also has ``hasEscapes``): JSON5's `Infinity`,
+    /// `-Infinity` or `NaN`, which ``JSON5Translator`` wrote as a string.
+    static let isSpecialNumber: UInt8 = 4
+    /// For an object: some key has escapes, control characters or bytes
+    /// outside ASCII, which the reader's rules check when it is opened.
     static let hasEscapedKeys: UInt8 = 1
     /// The largest document a tape can index.
     static let maximumBytes = Int(UInt32.max)
@@ -83,6 +88,18 @@ final class JSONTape {
         private mutating func grow() {
             entries = entries.moved(count: count, toCapacity: capacity * 2)
             capacity *= 2
+        }
+    }
+
+    /// Marks the strings that start at `offsets` (in order) as special
+    /// numbers, JSON5's `Infinity` and `NaN` (see ``JSON5Translator``).
+    func markSpecialNumbers(at offsets: [Int]) {
+        var next = 0
+        for index in 0..<count where next < offsets.count {
+            if entries[index].kind == .string, Int(entries[index].start) == offsets[next] {
+                entries[index].flags |= JSONTape.isSpecialNumber
+                next += 1
+            }
         }
     }
 
@@ -254,7 +271,8 @@ extension JSONReader {
         guard index < count, base[index] == JSONByte.quote, let end = tapeString(at: index, into: &tape) else {
             return nil
         }
-        if tape.entries[tape.count - 1].flags & JSONTape.hasEscapes != 0 {
+        // Such a key is checked by the reader's rules when its object is opened.
+        if tape.entries[tape.count - 1].flags != 0 {
             tape.entries[object].flags |= JSONTape.hasEscapedKeys
         }
         let colon = whitespaceEnd(from: end)

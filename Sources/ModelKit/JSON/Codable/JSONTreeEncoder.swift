@@ -183,7 +183,10 @@ struct JSONTreeKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     }
 
     mutating func superEncoder() -> any Encoder {
-        superEncoder(named: AnyCodingKey.super, written: AnyCodingKey.super.stringValue)
+        // The default key goes through the key strategy as any key does, as in JSONEncoder.
+        superEncoder(
+            named: AnyCodingKey.super,
+            written: convertsKeys ? options.convert(AnyCodingKey.super, parent: path) : AnyCodingKey.super.stringValue)
     }
 
     mutating func superEncoder(forKey key: Key) -> any Encoder {

@@ -7,6 +7,20 @@ extension JSONWriter {
         flag ? append("true") : append("false")
     }
 
+    /// Writes an empty object or array (`open` and `close`, its brackets)
+    /// whose value is at `depth`: `{}` compact; pretty, an empty line
+    /// between them (`{\n\n}`, the closing bracket indented), as `JSONEncoder` writes one.
+    mutating func writeEmptyContainer(_ open: UInt8, _ close: UInt8, depth: Int) {
+        guard options.prettyPrinted else {
+            appendASCII(open, close)
+            return
+        }
+        append(open)
+        append(JSONByte.lineFeed)
+        startLine(depth: depth)
+        append(close)
+    }
+
     /// Writes an unsigned integer in decimal.
     @inline(__always)
     mutating func writeUnsigned(_ value: UInt64) {

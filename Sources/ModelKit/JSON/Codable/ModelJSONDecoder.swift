@@ -16,16 +16,30 @@ import Foundation
 /// numbers are made only when a type asks for them, and members that no
 /// type asks for are validated but never built.
 ///
-/// Values are those `JSONDecoder` gives, with these differences:
-/// - The grammar is RFC 8259's, strictly: no trailing commas (Foundation on
-///   Linux accepts `{"a":1,}`), nesting past 512 levels refused; JSON5
-///   with ``allowsJSON5``.
+/// Values are those `JSONDecoder` gives, with the differences that README
+/// lists under "Differences from Foundation's coders", each with its reason.
+/// In short:
+/// - The grammar is RFC 8259's, strictly, over the whole document: no
+///   trailing commas (Foundation on Linux accepts `{"a":1,}`), no number
+///   outside the grammar (`1.5e+`, `01`) even in a member no type reads,
+///   nesting past 512 levels refused; JSON5 with ``allowsJSON5``. `0e1`
+///   is zero, as RFC 8259 allows (Foundation refuses it as a `Double`).
 /// - Text must be UTF-8 (an optional byte order mark is skipped);
 ///   Foundation also detects UTF-16 and UTF-32.
+/// - An integer is read from the number's digits, whatever its spelling:
+///   exact when the value is integral and fits (`1.338910060664305e+19` as
+///   `UInt64` is 13389100606643050000, `1e2` as `Int` is 100), and
+///   `dataCorrupted` otherwise (`1.5`, `1.5e2` as `Int8`); never through a
+///   rounded `Double`.
+/// - A value that cannot be read (a number that does not fit, a string
+///   with a bad escape, a control character or ill-formed UTF-8, a bad
+///   date) is `dataCorrupted` at that value's coding path, where
+///   Foundation reports `[]` or, for a date, its parent; a bad key fails
+///   its object, at the object's path. `null` for a non-optional value is
+///   always `valueNotFound`.
 ///
-/// As in Foundation, the whole document's structure is checked before
-/// anything is decoded, but a string's contents (escapes, control
-/// characters, UTF-8) and a number's range only when a type reads that
+/// As in Foundation, a string's contents (escapes, control characters,
+/// UTF-8) and a number's range are checked only when a type reads that
 /// value (or, for keys, opens that object): a member no type asks for is
 /// checked for JSON's grammar alone.
 ///
@@ -72,11 +86,16 @@ public struct ModelJSONDecoder: Sendable {
     /// Whether the document may be JSON5 rather than JSON; `false` by default.
     ///
     /// JSON5, as Foundation's `JSONDecoder` reads it, adds `//` and `/* */`
-    /// comments, trailing commas, strings in single quotes (with `\x41`,
-    /// `\v`, `\0` and escaped line breaks), keys that are identifiers,
-    /// hexadecimal numbers, a leading `+` or decimal point, a trailing
-    /// decimal point, and `Infinity` and `NaN` (read by `Double` and `Float`
-    /// whatever ``nonConformingFloatDecodingStrategy`` says):
+    /// comments, trailing commas, strings in single quotes (with `\x41` and
+    /// escaped line breaks), keys that are identifiers, hexadecimal numbers,
+    /// a leading `+` or decimal point, a trailing decimal point, and
+    /// `Infinity` and `NaN`. These are numbers: `Double` and `Float` read
+    /// them whatever ``nonConformingFloatDecodingStrategy`` says, `Decimal`
+    /// reads NaN, an integer does not fit, and any other type finds a
+    /// number. Strings hold what JSON5's specification allows: control
+    /// characters other than line breaks, `\v`, `\0`, `\u0000` and any
+    /// character escaped to itself (`\a` is `a`), which Foundation refuses
+    /// once a type reads the string:
     ///
     /// ```swift
     /// var decoder = ModelJSONDecoder()
@@ -105,9 +124,9 @@ public struct ModelJSONDecoder: Sendable {
     /// What `read` makes of the document `data`, indexed (see ``decode(_:from:)``).
     func withDocument<Result>(_ data: Data, read: (JSONDecodingState) throws -> Result) throws -> Result {
         if allowsJSON5 {
-            let text: [UInt8]
+            let translation: JSON5Translator.Translation
             do {
-                text = try data.withUnsafeBytes { raw in
+                translation = try data.withUnsafeBytes { raw in
                     try JSON5Translator.translate(raw.bindMemory(to: UInt8.self), topLevelDictionary: assumesTopLevelDictionary)
                 }
             } catch let error as ModelError {
@@ -115,7 +134,9 @@ public struct ModelJSONDecoder: Sendable {
                     DecodingError.Context(
                         codingPath: [], debugDescription: "The given data was not valid JSON5: \(error)", underlyingError: error))
             }
-            return try text.withUnsafeBufferPointer { try withDocument($0, read: read) }
+            return try translation.text.withUnsafeBufferPointer {
+                try withDocument($0, specialNumbers: translation.specialNumbers, read: read)
+            }
         }
         if assumesTopLevelDictionary, let members = Self.membersWithoutBraces(data) {
             // Read as "{\n" + members + "\n}": one line more, columns as they are.
@@ -155,7 +176,7 @@ public struct ModelJSONDecoder: Sendable {
 
     /// What `read` makes of the document in `bytes`, indexed.
     func withDocument<Result>(
-        _ bytes: UnsafeBufferPointer<UInt8>, addedLines: Int = 0, originalCount: Int = 0,
+        _ bytes: UnsafeBufferPointer<UInt8>, addedLines: Int = 0, originalCount: Int = 0, specialNumbers: [Int] = [],
         read: (JSONDecodingState) throws -> Result
     ) throws -> Result {
         guard bytes.count <= JSONTape.maximumBytes else {
@@ -183,6 +204,7 @@ public struct ModelJSONDecoder: Sendable {
                     codingPath: [], debugDescription: "The given data was not valid JSON: \(failure)",
                     underlyingError: failure))
         }
+        if !specialNumbers.isEmpty { tape.markSpecialNumbers(at: specialNumbers) }
         // A null that a missing "super" member decodes from.
         tape.write { $0.append(JSONTape.Entry(start: 0, end: 0, count: 0, kind: .null, flags: 0)) }
         var state = JSONDecodingState(bytes: bytes, tape: tape, options: self)

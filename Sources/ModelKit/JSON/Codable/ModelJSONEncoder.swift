@@ -15,7 +15,12 @@ import Foundation
 /// from `JSONEncoder`'s in ways JSON readers ignore: keys keep the order
 /// they were encoded in (Foundation's is unspecified unless sorted),
 /// integral doubles keep a fraction (`1.0`), and pretty output puts `": "`
-/// between a key and its value, as ``ModelValue/jsonData(options:)`` does.
+/// between a key and its value, as ``ModelValue/jsonData(options:)`` does
+/// (an empty object or array is pretty-printed `{\n\n}`, as in
+/// `JSONEncoder`). Every key goes through the key strategy, `superEncoder()`'s
+/// `"super"` included; a custom strategy is given the key's full coding
+/// path, which inside a synthesized enum case's payload names the case
+/// (Foundation's leaves it out).
 /// As in Foundation, `/` is written `\/` unless `.withoutEscapingSlashes`
 /// is set, and the keys of `[String: …]` dictionaries are never converted.
 ///

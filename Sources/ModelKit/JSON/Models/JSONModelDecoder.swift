@@ -583,6 +583,8 @@ struct JSONModelDecoder: ~Copyable {
                 }
                 codableValuesRead += 1
                 return value
+            } catch is JSONDecodingState.ReadDocumentThroughModelValue {
+                throw Failure()
             } catch {
                 // Read again below, as before.
             }
