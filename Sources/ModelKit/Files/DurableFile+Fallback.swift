@@ -78,15 +78,21 @@ extension DurableFile {
             of: name, in: folderDescriptor, folder: destination.deletingLastPathComponent().path,
             temporaryName: temporaryName, mode: existing.st_mode & 0o7777, on: descriptor, url: url,
             temporaryFolder: replacement.path)
+        // Recorded as the usual path records them, for the crash-state explorer.
+        FileOperationRecorder.record(.create(temporary.path))
+        FileOperationRecorder.record(.write(temporary.path, offset: 0, bytes: data))
         try writeAll(data, to: descriptor, url: url)
         if durability == .synced {
             guard Platform.syncFile(descriptor) else { throw failure(url, "the file could not be synced: \(describe(errno))") }
+            FileOperationRecorder.record(.sync(temporary.path))
         }
         closed = true
         guard close(descriptor) == 0 else { throw failure(url, "the file could not be written: \(describe(errno))") }
         try Platform.replaceItem(at: destination, withItemAt: temporary, url: url)
+        FileOperationRecorder.record(.rename(temporary.path, to: destination.path))
         if durability == .synced {
             _ = Platform.syncFile(folderDescriptor)  // a folder the process may not write may not sync: the file is synced
+            FileOperationRecorder.record(.sync(destination.deletingLastPathComponent().path))
         }
     }
 }
