@@ -2,7 +2,9 @@ import Foundation
 
 extension ModelValue {
     /// Whether `data` is an `NSKeyedArchiver` archive (a property list
-    /// whose `$archiver` is `NSKeyedArchiver`), which
+    /// whose `$archiver` is `NSKeyedArchiver`, with `$top` and `$objects`;
+    /// a property list without them is a plain one, even with an
+    /// `$archiver` member), which
     /// ``init(keyedArchive:)`` reads and ``init(propertyList:)`` refuses.
     /// ``init(contentsOf:)`` and ``ModelObject/init(contentsOf:)`` ask it
     /// of every property-list file.
