@@ -284,14 +284,15 @@ final class JSONDecodingState {
         return String(decoding: UnsafeBufferPointer(start: base + Int(entry.start), count: Int(entry.end - entry.start)), as: UTF8.self)
     }
 
-    /// Reads every key of the object at `index` that has escapes or control
-    /// characters, as JSONDecoder reads the keys of an object it opens: a
-    /// key that breaks the reader's rules fails the object.
+    /// Reads every key of the object at `index` that has escapes, control
+    /// characters or bytes past ASCII, as JSONDecoder reads the keys of an
+    /// object it opens: a key that breaks the reader's rules (ill-formed
+    /// UTF-8 too) fails the object, rather than being repaired.
     func checkKeys(ofObjectAt index: Int, _ path: CodingPathNode?) throws {
         var member = index + 1
         let end = Int(entries[index].end)
         while member < end {
-            if entries[member].flags & JSONTape.hasEscapes != 0 {
+            if entries[member].flags != 0 {
                 do {
                     _ = try readString(at: member)
                 } catch {

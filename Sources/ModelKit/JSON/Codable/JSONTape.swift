@@ -50,7 +50,8 @@ final class JSONTape {
 
     static let hasEscapes: UInt8 = 1
     static let hasNonASCII: UInt8 = 2
-    /// For an object: some key has escapes or control characters.
+    /// For an object: some key has escapes, control characters or bytes
+    /// past ASCII, and is checked when the object is opened.
     static let hasEscapedKeys: UInt8 = 1
     /// The largest document a tape can index.
     static let maximumBytes = Int(UInt32.max)
@@ -254,7 +255,9 @@ extension JSONReader {
         guard index < count, base[index] == JSONByte.quote, let end = tapeString(at: index, into: &tape) else {
             return nil
         }
-        if tape.entries[tape.count - 1].flags & JSONTape.hasEscapes != 0 {
+        // A key with escapes, or with bytes past ASCII (which may be
+        // ill-formed UTF-8), is checked when the object is opened.
+        if tape.entries[tape.count - 1].flags != 0 {
             tape.entries[object].flags |= JSONTape.hasEscapedKeys
         }
         let colon = whitespaceEnd(from: end)
