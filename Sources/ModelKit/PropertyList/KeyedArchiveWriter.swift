@@ -76,18 +76,32 @@ struct KeyedArchiveWriter {
         return try BinaryPropertyListWriter.data(from: envelope, writingUIDs: true)
     }
 
+    /// The archive of the plain value `value` (no model: dictionaries are
+    /// `NSDictionary`s, whatever their keys), which
+    /// ``ModelValue/init(keyedArchive:)`` reads back.
+    static func data(ofValue value: ModelValue) throws -> Data {
+        var writer = KeyedArchiveWriter(types: [:], plainReferences: [], style: .objects, rootType: nil)
+        let top = try writer.reference(to: value, depth: 1, inBag: true)
+        let envelope: ModelValue = [
+            "$version": 100000, "$archiver": "NSKeyedArchiver", "$top": ["root": KeyedArchive.uidValue(top)],
+            "$objects": .array(writer.objects),
+        ]
+        return try BinaryPropertyListWriter.data(from: envelope, writingUIDs: true)
+    }
+
     /// Ids whose `{"$ref": id}` objects are plain dictionaries.
     private let plainReferences: Set<String>
 
     /// How numbers and booleans that are members of models are written.
     private let style: KeyedArchiveStyle
     private var isInline: Bool { style == .inlineScalars }
-    /// The class of the graph's root, for telling class names in bags.
-    private let rootType: ModelObject.Type
+    /// The class of the graph's root, for telling class names in bags;
+    /// `nil` for an archive of plain values, which keeps no unknown class.
+    private let rootType: ModelObject.Type?
 
     private init(
         types: [String: ModelObject.Type], plainReferences: Set<String>, style: KeyedArchiveStyle,
-        rootType: ModelObject.Type
+        rootType: ModelObject.Type?
     ) {
         self.types = types
         self.plainReferences = plainReferences
@@ -332,7 +346,7 @@ struct KeyedArchiveWriter {
     /// The class name of a bag's dictionary that stands for an object of a
     /// class the reader does not know (`"$class"` naming it), or `nil`.
     private func unknownClassName(of members: ModelValue.Object) -> String? {
-        guard case .string(let name)? = members[KeyedArchiveReader.unknownClassKey],
+        guard let rootType, case .string(let name)? = members[KeyedArchiveReader.unknownClassKey],
             !KeyedArchiveReader.foundationClasses.contains(name),
             ModelObject.archivedType(named: name, root: rootType) == nil,
             !types.values.contains(where: { $0.archivedClassName == name })
