@@ -169,6 +169,16 @@ enum GrowthBenchmarks {
             let model = try! GrowthNode(json: json(form(shape, size)))
             return { for _ in 0..<$0 { blackHole(try! GrowthNode(keyedArchive: model.keyedArchiveData())) } }
         }
+        // Issue 57: the other archive style, and archives of plain values
+        // (the saved form as dictionaries: in depth, n nested dictionaries).
+        row("keyed archive in and out, inline scalars", shape) { size in
+            let model = try! GrowthNode(json: json(form(shape, size)))
+            return { for _ in 0..<$0 { blackHole(try! GrowthNode(keyedArchive: model.keyedArchiveData(style: .inlineScalars))) } }
+        }
+        row("keyed archive of plain values in and out", shape) { size in
+            let value = form(shape, size)
+            return { for _ in 0..<$0 { blackHole(try! ModelValue(keyedArchive: value.keyedArchiveData())) } }
+        }
         row("DejalObject JSON in and out", shape) { size in
             let model = try! GrowthDejal(json: json(form(shape, size, type: "GrowthDejal")))
             return { for _ in 0..<$0 { blackHole(try! GrowthDejal(json: model.jsonData())) } }

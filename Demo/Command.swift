@@ -24,7 +24,7 @@ enum Command: String, CaseIterable {
 
         Commands:
           show FILE                 print a document: as the Demo's class it names, else as it is
-          convert IN OUT            convert a document between JSON (.json), XML (.plist, .xml) and binary (.bplist) property lists
+          convert IN OUT            convert a document between JSON (.json), XML (.plist, .xml) and binary (.bplist) property lists and keyed archives (.archive)
           set FILE KEY=VALUE...     change keys (or dotted key paths) of a document, saving it atomically
           defaults [list|get KEY|set KEY VALUE|remove KEY]
                                     read and change the standard ModelDefaults store
@@ -66,7 +66,7 @@ enum Command: String, CaseIterable {
             """
         case .convert:
             """
-            Usage: Demo convert IN OUT [--format json|plist|xml|bplist]
+            Usage: Demo convert IN OUT [--format json|plist|xml|bplist|archive]
 
             Reads the document IN (any format; - reads standard input) and writes
             it to OUT in the format --format names, else in the format of OUT's
@@ -81,7 +81,7 @@ enum Command: String, CaseIterable {
             """
         case .set:
             """
-            Usage: Demo set FILE KEY=VALUE... [--format json|plist|xml|bplist]
+            Usage: Demo set FILE KEY=VALUE... [--format json|plist|xml|bplist|archive]
 
             Loads FILE, sets each KEY to VALUE and saves FILE in its own format,
             atomically, then prints the keys that changed. A FILE of - reads
@@ -147,7 +147,7 @@ enum Command: String, CaseIterable {
             """
         case .patch:
             """
-            Usage: Demo patch FILE PATCH [--format json|plist|xml|bplist]
+            Usage: Demo patch FILE PATCH [--format json|plist|xml|bplist|archive]
 
             Applies PATCH to the document FILE and saves FILE in its own format,
             durably. PATCH is a JSON Patch (RFC 6902, an array of operations) or a

@@ -11,7 +11,7 @@ extension Commands {
         } else if case .file(let url, let typed) = output {
             guard let byExtension = ModelDocumentFormat(pathExtension: url.pathExtension) else {
                 throw UsageError(
-                    "cannot choose a format from the extension of '\(typed)'; use .json, .plist, .xml or .bplist, or --format",
+                    "cannot choose a format from the extension of '\(typed)'; use .json, .plist, .xml, .bplist or .archive, or --format",
                     command: .convert)
             }
             if case .json = byExtension { chosen = .json(.pretty) } else { chosen = byExtension }
@@ -23,7 +23,13 @@ extension Commands {
         let value = try Document.attributing(to: input) {
             document.value["representedClassName"] == nil ? document.value : try document.value.convertedFromDejalObject()
         }
-        let size = try Document.write(.value(value), to: output, format: chosen)
+        // A keyed archive of a model the Demo knows is its class's object,
+        // as the old app's NSKeyedUnarchiver reads it.
+        var content = Document.Content.value(value)
+        if case .keyedArchive = chosen, document.namesClass, let type = document.knownClass {
+            content = .model(try Document.attributing(to: input) { try type.decoded(from: value) })
+        }
+        let size = try Document.write(content, to: output, format: chosen)
         report("wrote \(output.outputName) (\(name(of: chosen)), \(size) bytes)", besides: output)
     }
 

@@ -102,7 +102,7 @@ enum Commands {
     static func format(_ arguments: Arguments, of command: Command) throws -> ModelDocumentFormat? {
         guard let name = arguments.options["format"] else { return nil }
         guard let format = ModelDocumentFormat(pathExtension: name) else {
-            throw UsageError("--format takes json, plist, xml or bplist, not '\(name)'", command: command)
+            throw UsageError("--format takes json, plist, xml, bplist or archive, not '\(name)'", command: command)
         }
         if case .json = format { return .json(.pretty) }
         return format
@@ -135,6 +135,7 @@ enum Commands {
         case .json: "JSON"
         case .xmlPropertyList: "XML property list"
         case .binaryPropertyList: "binary property list"
+        case .keyedArchive: "keyed archive"
         }
     }
 

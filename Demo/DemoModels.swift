@@ -19,6 +19,15 @@ enum DemoModels {
         for type in all { ModelObject.register(type) }
     }
 
+    /// A model of `type` read from the keyed archive `data`.
+    /// - Throws: ``ModelError`` for an archive that is not one of `type`.
+    static func model(of type: ModelObject.Type, keyedArchive data: Data) throws -> ModelObject {
+        switch type {
+        case is Todo.Type: try Todo(keyedArchive: data)
+        default: try Note(keyedArchive: data)
+        }
+    }
+
     /// The class whose type name is `name`, or `nil`.
     static func named(_ name: String) -> ModelObject.Type? {
         all.first { $0.typeName == name }

@@ -61,7 +61,7 @@ struct Document {
             guard !data.isEmpty else {
                 throw ModelError(code: .malformedDocument, message: "the file is empty", file: url)
             }
-            let detected = ModelDocumentFormat(detecting: data)
+            let detected = ModelDocumentFormat(detecting: data).map { Document.format($0, of: data) }
             if detected == nil, (try? url.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true {
                 // ModelValue's reader says what the file starts with.
                 _ = try ModelValue(contentsOf: url)
@@ -71,7 +71,7 @@ struct Document {
             let format = detected ?? .json
             let value = try attributing(to: place) {
                 if case .json = format { return try ModelValue(json: data, options: Document.keepingText) }
-                if ModelValue.isKeyedArchive(data) { return try ModelValue(keyedArchive: data) }
+                if ModelValue.isKeyedArchive(data) { return try archivedValue(data) }
                 return try ModelValue(propertyList: data)
             }
             return Document(place: place, data: data, format: format, value: value)
@@ -80,13 +80,33 @@ struct Document {
             guard !data.isEmpty else { throw Failure("standard input: it is empty") }
             // What is in no known format is read as JSON, whose reader says
             // what it found at line 1, column 1.
-            let format = ModelDocumentFormat(detecting: data) ?? .json
+            let format = ModelDocumentFormat(detecting: data).map { Document.format($0, of: data) } ?? .json
             let value = try attributing(to: place) {
                 if case .json = format { return try ModelValue(json: data, options: Document.keepingText) }
-                if ModelValue.isKeyedArchive(data) { return try ModelValue(keyedArchive: data) }
+                if ModelValue.isKeyedArchive(data) { return try archivedValue(data) }
                 return try ModelValue(propertyList: data)
             }
             return Document(place: place, data: data, format: format, value: value)
+        }
+    }
+
+    /// The format `detected` from `data`'s first bytes, made a keyed archive
+    /// when the property list is one, so that it is saved back as one.
+    private static func format(_ detected: ModelDocumentFormat, of data: Data) -> ModelDocumentFormat {
+        if case .json = detected { return detected }
+        return ModelValue.isKeyedArchive(data) ? .keyedArchive : detected
+    }
+
+    /// The value of a keyed archive: of plain values, or else of a model
+    /// of a class the Demo knows (its saved form, naming its class).
+    private static func archivedValue(_ data: Data) throws -> ModelValue {
+        do {
+            return try ModelValue(keyedArchive: data)
+        } catch {
+            for type in DemoModels.all {
+                if let model = try? DemoModels.model(of: type, keyedArchive: data) { return model.modelValue }
+            }
+            throw error
         }
     }
 
@@ -135,6 +155,7 @@ struct Document {
     func model(of type: ModelObject.Type) throws -> ModelObject {
         try Document.attributing(to: place) {
             if case .json = format { return try type.init(json: data) }
+            if case .keyedArchive = format { return try DemoModels.model(of: type, keyedArchive: data) }
             return try type.init(propertyList: data)
         }
     }
@@ -158,6 +179,7 @@ struct Document {
             case (.value(let value), .json(let options)): data = try value.jsonData(options: options)
             case (.value(let value), .xmlPropertyList): data = try value.propertyListData(format: .xml)
             case (.value(let value), .binaryPropertyList): data = try value.propertyListData(format: .binary)
+            case (.value(let value), .keyedArchive): data = try value.keyedArchiveData()
             case (.model(let model), _):
                 // What write(to:) checks before writing a file.
                 try model.validate()
@@ -165,6 +187,7 @@ struct Document {
                 case .json(let options): data = try model.jsonData(options: options)
                 case .xmlPropertyList: data = try model.propertyListData(format: .xml)
                 case .binaryPropertyList: data = try model.propertyListData(format: .binary)
+                case .keyedArchive(let style): data = try model.keyedArchiveData(style: style)
                 }
             }
             if case .json = format { data.append(UInt8(ascii: "\n")) }

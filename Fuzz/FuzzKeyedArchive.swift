@@ -7,7 +7,8 @@ import Foundation
 // - reading it as plain values, and as a model, either succeeds or throws a
 //   ModelError (a crash, a hang or a wild read is a finding);
 // - a model that reads writes an archive that reads back as an equivalent
-//   model, and writing that again gives the same bytes.
+//   model, and writing that again gives the same bytes; the inline-scalar
+//   style reads back as an equivalent model too.
 
 /// A model of the shape `NSCoding` trees have: children and a weak parent.
 final class FuzzArchiveNode: ModelObject, @unchecked Sendable {
@@ -52,6 +53,15 @@ public func fuzzKeyedArchive(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CI
     guard back.isEquivalent(to: node) else { fatalError("the archive round trip changed the model") }
     guard let again = try? back.keyedArchiveData(), again == written else {
         fatalError("archive writing is not a fixed point")
+    }
+    // The other style (inline scalars) reads back to the same model too.
+    do {
+        let inline = try node.keyedArchiveData(style: .inlineScalars)
+        guard try FuzzArchiveNode(keyedArchive: inline).isEquivalent(to: node) else {
+            fatalError("the inline-scalar archive round trip changed the model")
+        }
+    } catch {
+        fatalError("an inline-scalar archive failed to write or read: \(error)")
     }
     return 0
 }

@@ -240,20 +240,29 @@ extension DejalObjectForm {
     /// `-dictionary` leaves out nil properties: what documents of a
     /// ``SavedDialect/dejalObject`` class hold.
     static func leavingOutNils(_ members: ModelValue.Object) -> ModelValue.Object {
+        leavingOutNils(members, depth: 0)
+    }
+
+    /// The same at nesting level `depth`: one level of recursion per
+    /// container, under ``StackGuard``, so a deep chain of models is written
+    /// on a small stack too.
+    private static func leavingOutNils(_ members: ModelValue.Object, depth: Int) -> ModelValue.Object {
         let isDejal = members[classNameKey] != nil
         var result = ModelValue.Object(minimumCapacity: members.count)
         for (index, (key, value)) in members.enumerated() {
             if isDejal, case .null = value { continue }
-            result.appendNew(key: key, value: leavingOutNils(value))
+            result.appendNew(key: key, value: leavingOutNils(value, depth: depth + 1))
             if let text = members.text(at: index) { result.setText(text, at: result.count - 1) }
         }
         return result
     }
 
-    private static func leavingOutNils(_ value: ModelValue) -> ModelValue {
+    private static func leavingOutNils(_ value: ModelValue, depth: Int) -> ModelValue {
         switch value {
-        case .object(let members): .object(leavingOutNils(members))
-        case .array(let elements): .array(elements.map(leavingOutNils))
+        case .object(let members):
+            StackGuard.descending(depth) { .object(leavingOutNils(members, depth: depth)) }
+        case .array(let elements):
+            StackGuard.descending(depth) { .array(elements.map { leavingOutNils($0, depth: depth + 1) }) }
         default: value
         }
     }

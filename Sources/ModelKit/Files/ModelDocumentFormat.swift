@@ -3,9 +3,10 @@ import Foundation
 /// The formats a model can be written to a file in.
 ///
 /// Reading needs no format: ``ModelObject/init(contentsOf:)`` recognises JSON,
-/// XML and binary property lists from the content. Writing takes the format
-/// from an argument, or else from the file's extension: `.json` is JSON,
-/// `.plist` and `.xml` an XML property list, `.bplist` a binary one.
+/// XML and binary property lists, and `NSKeyedArchiver` archives, from the
+/// content. Writing takes the format from an argument, or else from the
+/// file's extension: `.json` is JSON, `.plist` and `.xml` an XML property
+/// list, `.bplist` a binary one, `.archive` a keyed archive.
 public enum ModelDocumentFormat: Sendable, Hashable {
     /// JSON, with writing options.
     case json(JSONWritingOptions)
@@ -13,9 +14,19 @@ public enum ModelDocumentFormat: Sendable, Hashable {
     case xmlPropertyList
     /// A binary property list.
     case binaryPropertyList
+    /// An `NSKeyedArchiver` archive that the old app's `NSCoding` classes
+    /// read, in a ``KeyedArchiveStyle`` (see
+    /// ``ModelObject/keyedArchiveData(style:)``), as AutoCoding's
+    /// `writeToFile:atomically:` saved one; a ``ModelValue`` is archived as
+    /// plain Foundation objects.
+    case keyedArchive(KeyedArchiveStyle)
 
     /// Compact JSON.
     public static var json: ModelDocumentFormat { .json(JSONWritingOptions()) }
+
+    /// A keyed archive of `NSNumber` objects, for `decodeObject(forKey:)`
+    /// (``KeyedArchiveStyle/objects``).
+    public static var keyedArchive: ModelDocumentFormat { .keyedArchive(.objects) }
 
     /// The format for a file with `pathExtension`, or `nil` when the
     /// extension names none.
@@ -24,6 +35,7 @@ public enum ModelDocumentFormat: Sendable, Hashable {
         case "json": self = .json
         case "plist", "xml": self = .xmlPropertyList
         case "bplist": self = .binaryPropertyList
+        case "archive": self = .keyedArchive
         default: return nil
         }
     }
@@ -83,6 +95,7 @@ public enum ModelDocumentFormat: Sendable, Hashable {
         case .json(let options): try value.jsonData(options: options)
         case .xmlPropertyList: try value.propertyListData(format: .xml)
         case .binaryPropertyList: try value.propertyListData(format: .binary)
+        case .keyedArchive: try KeyedArchiveWriter.data(ofValue: value)
         }
     }
 
@@ -124,7 +137,7 @@ public enum ModelDocumentFormat: Sendable, Hashable {
             throw ModelError(
                 code: .unknownFormat,
                 message: "cannot choose a format from the extension \"\(url.pathExtension)\"; "
-                    + "use .json, .plist, .xml or .bplist, or pass a format",
+                    + "use .json, .plist, .xml, .bplist or .archive, or pass a format",
                 file: url)
         }
         return format
@@ -151,6 +164,7 @@ extension ModelObject {
     /// ```swift
     /// try note.write(to: URL(fileURLWithPath: "note.json"))
     /// try note.write(to: URL(fileURLWithPath: "note.data"), format: .binaryPropertyList)
+    /// try note.write(to: URL(fileURLWithPath: "note.archive"))   // what the old app's NSKeyedUnarchiver reads
     /// ```
     ///
     /// A rewrite keeps the file's permission bits, and its owner and group
@@ -200,6 +214,8 @@ extension ModelObject {
         if case .json(var options) = format {
             if references == .shared { options.references = .shared }
             data = try jsonData(options: options)
+        } else if case .keyedArchive(let style) = format {
+            data = try keyedArchiveData(style: style)
         } else {
             data = try format.data(for: .object(encodedDocument(references: references)))
         }

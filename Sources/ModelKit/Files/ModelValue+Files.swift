@@ -32,7 +32,8 @@ extension ModelValue {
     /// - Parameters:
     ///   - url: a file URL.
     ///   - format: the format; `nil` takes it from the extension (`.json`,
-    ///     `.plist` or `.xml`, `.bplist`).
+    ///     `.plist` or `.xml`, `.bplist`, `.archive`: a keyed archive of
+    ///     plain Foundation objects).
     ///   - durability: ``FileDurability/synced`` (the default), or
     ///     ``FileDurability/unsynced`` for caches and scratch files.
     /// - Throws: ``ModelError`` for an extension that names no format, a

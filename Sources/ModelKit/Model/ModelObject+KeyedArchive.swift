@@ -96,27 +96,39 @@ extension ModelObject {
     /// and ``init(keyedArchive:)`` read.
     ///
     /// Each model is archived as an object of its class's
-    /// ``archivedClassName`` (a subclass of `NSObject`), holding its saved
-    /// keys and its ``extensibleProperties`` under their names: numbers and
-    /// booleans as `encode(_:forKey:)` writes them, strings, dates, data,
-    /// arrays and dictionaries as Foundation objects (`NSString`, `NSDate`,
-    /// `NSData`, `NSArray`, `NSDictionary`); nil values as nil objects.
-    /// A property declared `URL` or `UUID` (optional, or an array of them)
-    /// is archived as an `NSURL` or `NSUUID` object, as `NSKeyedArchiver`
-    /// writes one, so the old app's `decodeObject(forKey:)` gets the class it
-    /// expects; other values saved as strings (colours, the bag's URLs) are
-    /// archived as strings. A model held in several places, and a weak
-    /// parent, is archived once and referred to.
+    /// ``archivedClassName`` (a subclass of `NSObject`), holding its version
+    /// (under ``versionKey``), its saved keys and its
+    /// ``extensibleProperties`` under their names. Numbers and booleans are
+    /// `NSNumber` objects, as AutoCoding archives them for
+    /// `decodeObject(forKey:)`, or inline for an `NSCoding` class that
+    /// decodes them with `decodeInteger(forKey:)` and the like (see
+    /// ``KeyedArchiveStyle``). Strings, dates, data, arrays, sets and
+    /// dictionaries are Foundation objects (`NSString`, `NSDate`, `NSData`,
+    /// `NSArray`, `NSSet` for a `Set` property, `NSDictionary`); nil values
+    /// are nil objects. A property declared `URL` or `UUID` (optional, or an
+    /// array of them) is archived as an `NSURL` or `NSUUID` object, as
+    /// `NSKeyedArchiver` writes one, so the old app's `decodeObject(forKey:)`
+    /// gets the class it expects; other values saved as strings (colours,
+    /// the bag's URLs) are archived as strings. A model held in several
+    /// places, and a weak parent, is archived once and referred to. The bag
+    /// holds values: a dictionary in it that looks like a reference stays a
+    /// dictionary, and an object of a class unknown here that was read into
+    /// the bag is written back as that class.
     ///
     /// ```swift
     /// let archive = try note.keyedArchiveData()
     /// let envelope = try PropertyListSerialization.propertyList(from: archive, format: nil) as? [String: Any]
     /// print(envelope?["$archiver"] ?? "")   // NSKeyedArchiver
     /// ```
+    /// - Parameter style: how numbers and booleans are written:
+    ///   ``KeyedArchiveStyle/objects`` (the default, for
+    ///   `decodeObject(forKey:)`) or ``KeyedArchiveStyle/inlineScalars``
+    ///   (for `decodeInteger(forKey:)`, `decodeBool(forKey:)`,
+    ///   `decodeDouble(forKey:)`).
     /// - Returns: the archive's bytes.
     /// - Throws: ``ModelError`` when the graph cannot be saved (nesting
     ///   deeper than 512 levels, a class with declaration problems).
-    public func keyedArchiveData() throws -> Data {
-        try KeyedArchiveWriter.data(of: self)
+    public func keyedArchiveData(style: KeyedArchiveStyle = .objects) throws -> Data {
+        try KeyedArchiveWriter.data(of: self, style: style)
     }
 }

@@ -183,7 +183,7 @@ open class ModelObject: @unchecked Sendable {
     open class var typeName: String { String(describing: self) }
 
     /// The class name that `NSKeyedArchiver` archives give this class's
-    /// objects: written by ``keyedArchiveData()`` and looked up by
+    /// objects: written by ``keyedArchiveData(style:)`` and looked up by
     /// ``init(keyedArchive:)``, with or without a module prefix
     /// (`MyApp.Task` or `Task`). Default: the class's name without its
     /// module. Override it to read archives of a class that was named

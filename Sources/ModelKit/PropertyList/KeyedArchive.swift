@@ -53,10 +53,13 @@ struct KeyedArchive {
     static func uidValue(_ uid: Int) -> ModelValue { .object([uidKey: .int(uid)]) }
 
     /// Whether the property list in `data` is a keyed archive: a dictionary
-    /// whose `$archiver` is `NSKeyedArchiver`. Files are told apart by this
-    /// before they are read as plain property lists, which refuse a keyed
-    /// archive's UIDs; reading the archive then checks the rest of its
-    /// envelope. Only bytes that hold both strings are read to find out.
+    /// whose `$archiver` is `NSKeyedArchiver`, with the rest of the
+    /// envelope (`$top`, `$objects` starting with `"$null"`, `$version`
+    /// 100000 if any). Files are told apart by this before they are read as
+    /// plain property lists, which refuse a keyed archive's UIDs; a property
+    /// list with an incomplete envelope is a plain one (a model's bag may
+    /// hold an `$archiver` key). Only bytes that hold both strings are read
+    /// to find out.
     static func isKeyedArchive(_ data: Data) -> Bool {
         guard data.range(of: Data("$archiver".utf8)) != nil, data.range(of: Data("NSKeyedArchiver".utf8)) != nil
         else { return false }
@@ -64,10 +67,34 @@ struct KeyedArchive {
             BinaryPropertyListReader.isBinary(data)
             ? try? BinaryPropertyListReader.value(from: data, readingUIDs: true)
             : try? XMLPropertyListReader.value(from: data, keepingMarkerStrings: true)
-        guard case .object(let envelope)? = root, case .string("NSKeyedArchiver")? = envelope["$archiver"] else {
-            return false
+        guard let root else { return false }
+        return envelopeProblem(root) == nil
+    }
+
+    /// What keeps `root` from being a keyed archive's envelope, or `nil`.
+    private static func envelopeProblem(_ root: ModelValue) -> String? {
+        guard case .object(let envelope) = root else {
+            return "expected a keyed archive (a dictionary with $archiver, $top and $objects), found \(root.excerpt)"
         }
-        return true
+        guard case .string(let archiver)? = envelope["$archiver"] else {
+            return "the property list has no $archiver: it is not a keyed archive"
+        }
+        guard archiver == "NSKeyedArchiver" else {
+            return "the $archiver is \(ModelValue.quoted(archiver)), not \"NSKeyedArchiver\""
+        }
+        if let version = envelope["$version"], version != .int(100000) {
+            return "the $version is \(version.excerpt), not 100000"
+        }
+        guard case .object? = envelope["$top"] else {
+            return "the archive has no $top dictionary of root objects"
+        }
+        guard case .array(let objects)? = envelope["$objects"], !objects.isEmpty else {
+            return "the archive has no $objects array"
+        }
+        guard objects[0] == .string("$null") else {
+            return "the archive's first object is \(objects[0].excerpt), not \"$null\""
+        }
+        return nil
     }
 
     /// Reads the envelope of the archive in `data`.
@@ -80,27 +107,10 @@ struct KeyedArchive {
         } else {
             root = try XMLPropertyListReader.value(from: data, keepingMarkerStrings: true)
         }
-        guard case .object(let envelope) = root else {
-            throw Self.failure("expected a keyed archive (a dictionary with $archiver, $top and $objects), found \(root.excerpt)")
-        }
-        guard case .string(let archiver)? = envelope["$archiver"] else {
-            throw Self.failure("the property list has no $archiver: it is not a keyed archive")
-        }
-        guard archiver == "NSKeyedArchiver" else {
-            throw Self.failure("the $archiver is \(ModelValue.quoted(archiver)), not \"NSKeyedArchiver\"")
-        }
-        if let version = envelope["$version"], version != .int(100000) {
-            throw Self.failure("the $version is \(version.excerpt), not 100000")
-        }
-        guard case .object(let top)? = envelope["$top"] else {
-            throw Self.failure("the archive has no $top dictionary of root objects")
-        }
-        guard case .array(let objects)? = envelope["$objects"], !objects.isEmpty else {
-            throw Self.failure("the archive has no $objects array")
-        }
-        guard objects[0] == .string("$null") else {
-            throw Self.failure("the archive's first object is \(objects[0].excerpt), not \"$null\"")
-        }
+        if let problem = Self.envelopeProblem(root) { throw Self.failure(problem) }
+        guard case .object(let envelope) = root, case .object(let top)? = envelope["$top"],
+            case .array(let objects)? = envelope["$objects"]
+        else { throw Self.failure("the property list is not a keyed archive") }
         self.objects = objects
         self.top = top
     }

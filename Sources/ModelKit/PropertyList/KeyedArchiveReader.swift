@@ -22,7 +22,13 @@ import Foundation
 ///   written where a strong property holds it, and if none does, a second
 ///   walk leaves the weak reference out (nil), as the graph would hold it.
 /// - Inside a bag (a key the model's class does not save), models are
-///   copies of their saved form, with no id and no reference (see `bagDepth`).
+///   copies of their saved form, with no id and no reference (see
+///   `bagDepth`), and an object of a class that is neither Foundation's nor
+///   a model's is kept as its structure (`unknownObject`), never made.
+/// - Ids are archive UIDs, which mean nothing outside the archive: they
+///   only join a model's `"$id"` to its `"$ref"`s while the saved form
+///   loads. Dictionaries that are not models are read as they are, `"$id"`
+///   and `"$ref"` keys included.
 ///
 /// Errors name the key path in the value produced.
 struct KeyedArchiveReader {
@@ -78,13 +84,13 @@ struct KeyedArchiveReader {
     mutating func rootValue() throws -> ModelValue {
         let value = try walkFromTop()
         let missing = weaklyReferred.filter { !isWrittenModel[$0] }
-        guard !missing.isEmpty else { return Self.renumberingIDs(value) }
+        guard !missing.isEmpty else { return value }
         // Again, leaving out the weak references to models nothing holds.
         unheld = missing
         weaklyReferred = []
         produced = 0
         isWrittenModel = [Bool](repeating: false, count: archive.objects.count)
-        return Self.renumberingIDs(try walkFromTop())
+        return try walkFromTop()
     }
 
     private mutating func walkFromTop() throws -> ModelValue {
@@ -286,6 +292,9 @@ struct KeyedArchiveReader {
             if let type = resolvedModelType(className) {
                 return try model(members, uid: uid, type: type, depth: depth)
             }
+            if bagDepth > 0, modelType != nil {
+                return try unknownObject(members, className: className, depth: depth)
+            }
             throw failure(
                 "the archive holds an object of class \(ModelValue.quoted(className)), which "
                     + (modelType == nil
@@ -295,6 +304,39 @@ struct KeyedArchiveReader {
                             + "with ModelObject.register(_:as:))"),
                 code: .unknownType)
         }
+    }
+
+    /// The member that names the class of an object kept as its structure.
+    static let unknownClassKey = "$class"
+
+    /// The Foundation classes read as values.
+    static let foundationClasses: Set<String> = [
+        "NSArray", "NSMutableArray", "NSSet", "NSMutableSet", "NSOrderedSet", "NSMutableOrderedSet", "NSDictionary",
+        "NSMutableDictionary", "NSString", "NSMutableString", "NSDate", "NSMutableDate", "NSData", "NSMutableData",
+        "NSNull", "NSUUID", "NSURL", "NSNumber", "NSObject",
+    ]
+
+    /// An object of a class that is neither a Foundation class read as a
+    /// value nor a model class, met in a bag: kept as its structure, never
+    /// made. Its class name under `"$class"`, then its members under their
+    /// archived keys (a coder's `$key` stays `$$key`), each read as a
+    /// member of a model is; the writer writes it back as that class. The
+    /// unknown-key policy of the model holding the bag then keeps it,
+    /// drops it or refuses it.
+    private mutating func unknownObject(_ members: ModelValue.Object, className: String, depth: Int) throws
+        -> ModelValue
+    {
+        let declared = declaredModelType
+        declaredModelType = nil
+        defer { declaredModelType = declared }
+        var result = ModelValue.Object(minimumCapacity: members.count)
+        result.appendNew(key: Self.unknownClassKey, value: .string(className))
+        for (key, raw) in members where key != "$class" {
+            path.append(.key(key))
+            result.appendNew(key: key, value: try member(raw, depth: depth, isWeak: false) ?? .null)
+            path.removeLast()
+        }
+        return .object(result)
     }
 
     private mutating func elements(_ uids: [Int], _ depth: Int) throws -> [ModelValue] {
@@ -386,7 +428,8 @@ struct KeyedArchiveReader {
                 declaredModelType = outer
                 if isBag { bagDepth -= 1 }
             }
-            if let value = try member(raw, depth: depth, isWeak: isWeak) {
+            if var value = try member(raw, depth: depth, isWeak: isWeak) {
+                if let offset = layout.offset(forKey: key) { value = Self.sharedNumber(value, for: layout.slots[offset]) }
                 result.appendNew(key: ReferenceKeys.escaped(key), value: value)
             } else if layout.offset(forKey: key).map({ (try? layout.slots[$0].codec.decode(.null)) != nil }) ?? true {
                 // A nil object: null where the property (or the bag) takes
@@ -396,6 +439,53 @@ struct KeyedArchiveReader {
             path.removeLast()
         }
         return .object(result)
+    }
+
+    /// `value` as the number `slot` declares, when it is a number that an
+    /// archive may hold once for both: `NSKeyedArchiver` stores equal
+    /// `NSNumber`s once, and `YES` equals 1 (and `NO` 0), so an item whose
+    /// `done` is `YES` and whose `priority` is 1 refers to one number for
+    /// both. A Bool property reads 0 and 1 as `false` and `true`; an integer
+    /// or floating-point one reads a boolean as 0 or 1, as the old app's
+    /// `integerValue` does.
+    static func sharedNumber(_ value: ModelValue, for slot: ClassLayout.Slot) -> ModelValue {
+        switch value {
+        case .bool(let flag):
+            switch ScalarKind.of(slot.codec.valueType) {
+            case .integer: return .int(flag ? 1 : 0)
+            case .floatingPoint: return .double(flag ? 1 : 0)
+            case .boolean, .other: return value
+            }
+        case .int(let number) where number == 0 || number == 1:
+            return ScalarKind.of(slot.codec.valueType) == .boolean ? .bool(number == 1) : value
+        case .double(let number) where number == 0 || number == 1:
+            return ScalarKind.of(slot.codec.valueType) == .boolean ? .bool(number == 1) : value
+        default:
+            return value
+        }
+    }
+
+    /// What kind of number a property's type is.
+    enum ScalarKind {
+        case boolean, integer, floatingPoint, other
+
+        static func of(_ type: Any.Type) -> ScalarKind {
+            switch ObjectIdentifier(type) {
+            case ObjectIdentifier(Bool.self), ObjectIdentifier(Bool?.self): .boolean
+            case ObjectIdentifier(Double.self), ObjectIdentifier(Double?.self), ObjectIdentifier(Float.self),
+                ObjectIdentifier(Float?.self):
+                .floatingPoint
+            case ObjectIdentifier(Int.self), ObjectIdentifier(Int?.self), ObjectIdentifier(Int8.self),
+                ObjectIdentifier(Int8?.self), ObjectIdentifier(Int16.self), ObjectIdentifier(Int16?.self),
+                ObjectIdentifier(Int32.self), ObjectIdentifier(Int32?.self), ObjectIdentifier(Int64.self),
+                ObjectIdentifier(Int64?.self), ObjectIdentifier(UInt.self), ObjectIdentifier(UInt?.self),
+                ObjectIdentifier(UInt8.self), ObjectIdentifier(UInt8?.self), ObjectIdentifier(UInt16.self),
+                ObjectIdentifier(UInt16?.self), ObjectIdentifier(UInt32.self), ObjectIdentifier(UInt32?.self),
+                ObjectIdentifier(UInt64.self), ObjectIdentifier(UInt64?.self):
+                .integer
+            default: .other
+            }
+        }
     }
 
     /// The model class `slot` declares: its type's, or its optional's or

@@ -2,7 +2,9 @@ import Foundation
 
 extension ModelValue {
     /// Whether `data` is an `NSKeyedArchiver` archive (a property list
-    /// whose `$archiver` is `NSKeyedArchiver`), which
+    /// whose `$archiver` is `NSKeyedArchiver`, with `$top` and `$objects`;
+    /// a property list without them is a plain one, even with an
+    /// `$archiver` member), which
     /// ``init(keyedArchive:)`` reads and ``init(propertyList:)`` refuses.
     /// ``init(contentsOf:)`` and ``ModelObject/init(contentsOf:)`` ask it
     /// of every property-list file.
@@ -48,5 +50,23 @@ extension ModelValue {
         let archive = try KeyedArchive(data: keyedArchive)
         var reader = KeyedArchiveReader(archive, byteCount: keyedArchive.count)
         self = try reader.rootValue()
+    }
+
+    /// Writes the value as an `NSKeyedArchiver` archive of plain Foundation
+    /// objects (`NSString`, `NSNumber`, `NSDate`, `NSData`, `NSArray`,
+    /// `NSDictionary`, `NSNull`), which Foundation's `NSKeyedUnarchiver` and
+    /// ``init(keyedArchive:)`` read. A dictionary is an `NSDictionary`
+    /// whatever its keys; a 16-byte integer stays one, and a wider integer is
+    /// written as its digits.
+    ///
+    /// ```swift
+    /// let value: ModelValue = ["title": "Groceries", "tags": ["home"]]
+    /// let archive = try value.keyedArchiveData()
+    /// print(try ModelValue(keyedArchive: archive)["tags"] ?? .null)   // ["home"]
+    /// ```
+    /// - Returns: the archive's bytes (a binary property list).
+    /// - Throws: ``ModelError`` for nesting deeper than 512 levels.
+    public func keyedArchiveData() throws -> Data {
+        try KeyedArchiveWriter.data(ofValue: self)
     }
 }

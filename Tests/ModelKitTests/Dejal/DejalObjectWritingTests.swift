@@ -14,6 +14,34 @@ import Testing
     /// Made per use: LeakSanitizer does not see a global `Data`'s reference (CI's AddressSanitizer step).
     static var original: Data { Data(DejalDocuments.currentTask.utf8) }
 
+    /// The differential promise for DejalObject files (issue 57): a file
+    /// opened and saved through every way in (JSON, property-list files,
+    /// a dictionary, a keyed archive of each style written and read back)
+    /// saves the same document as the JSON path.
+    @Test(arguments: ["json", "plist", "bplist", "dictionary", "archive", "archive-inline"])
+    func everyWayInSavesTheSameDocument(path: String) throws {
+        let reference = try DejalTask(json: Self.original)
+        let expected = try reference.jsonData(options: JSONWritingOptions(sortedKeys: true))
+        let loaded: DejalTask = try withTemporaryFolder { folder in
+            switch path {
+            case "plist", "bplist":
+                let url = folder.appendingPathComponent("task." + path)
+                try reference.write(to: url)
+                return try DejalTask(contentsOf: url)
+            case "dictionary": return try DejalTask(dictionary: reference.dictionary)
+            case "archive": return try DejalTask(keyedArchive: reference.keyedArchiveData())
+            case "archive-inline": return try DejalTask(keyedArchive: reference.keyedArchiveData(style: .inlineScalars))
+            default:
+                let url = folder.appendingPathComponent("task.json")
+                try Self.original.write(to: url)
+                return try DejalTask(contentsOf: url)
+            }
+        }
+        #expect(loaded.isEquivalent(to: reference), "\(path)")
+        let saved = try loaded.jsonData(options: JSONWritingOptions(sortedKeys: true))
+        #expect(String(decoding: saved, as: UTF8.self) == String(decoding: expected, as: UTF8.self), "\(path)")
+    }
+
     @Test func jsonWrittenBackIsTheDocumentThatWasRead() throws {
         let task = try DejalTask(json: Self.original)
         let written = try task.jsonData()

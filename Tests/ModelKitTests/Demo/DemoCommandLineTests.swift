@@ -327,14 +327,14 @@ struct DemoCommandLineTests {
         Case(
             arguments: ["convert", "five.json", "out.txt"],
             errors:
-                "Demo: cannot choose a format from the extension of 'out.txt'; use .json, .plist, .xml or .bplist, or --format (see 'Demo convert --help')\n",
+                "Demo: cannot choose a format from the extension of 'out.txt'; use .json, .plist, .xml, .bplist or .archive, or --format (see 'Demo convert --help')\n",
             status: 2),
         Case(
             arguments: ["convert", "five.json", "-", "--format"],
             errors: "Demo: --format needs a value (see 'Demo convert --help')\n", status: 2),
         Case(
             arguments: ["convert", "five.json", "-", "--format=yaml"],
-            errors: "Demo: --format takes json, plist, xml or bplist, not 'yaml' (see 'Demo convert --help')\n", status: 2),
+            errors: "Demo: --format takes json, plist, xml, bplist or archive, not 'yaml' (see 'Demo convert --help')\n", status: 2),
         Case(
             arguments: ["convert", "five.json", "-", "--format=xml", "--format=json"],
             errors: "Demo: --format is given twice (see 'Demo convert --help')\n", status: 2),

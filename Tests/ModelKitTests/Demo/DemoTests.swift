@@ -147,8 +147,13 @@ struct DemoTests {
             #expect(bad.errors == #"Demo: count: expected Int, found a string ("many")"# + "\n")
             #expect(try Note(contentsOf: json).count == 5)
 
-            for name in ["note.plist", "note.bplist", "back.json"] {
-                let source = name == "back.json" ? folder.appendingPathComponent("note.bplist") : json
+            for name in ["note.plist", "note.bplist", "note.archive", "back.json", "archived.json"] {
+                let source =
+                    switch name {
+                    case "back.json": folder.appendingPathComponent("note.bplist")
+                    case "archived.json": folder.appendingPathComponent("note.archive")
+                    default: json
+                    }
                 let out = folder.appendingPathComponent(name)
                 let convert = try DemoProcess.run(["convert", source.path, out.path], storeFolder: folder)
                 #expect(convert.status == 0, "\(name): \(convert.errors)")

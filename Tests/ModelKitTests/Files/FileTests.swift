@@ -118,7 +118,7 @@ import Testing
         let unknown = #expect(throws: ModelError.self) { try note.write(to: directory.appendingPathComponent("note.txt")) }
         #expect(
             unknown?.description
-                == #"note.txt: cannot choose a format from the extension "txt"; use .json, .plist, .xml or .bplist, or pass a format"#)
+                == #"note.txt: cannot choose a format from the extension "txt"; use .json, .plist, .xml, .bplist or .archive, or pass a format"#)
         let nowhere = directory.appendingPathComponent("no/such/dir/note.json")
         let failed = #expect(throws: ModelError.self) { try note.write(to: nowhere) }
         #expect(failed?.code == .fileAccess)

@@ -31,6 +31,8 @@ final class DiffTree: ModelObject, @unchecked Sendable {
     enum Path: String, CaseIterable, CustomStringConvertible {
         case direct, modelValue, arrayElement, jsonLines, file, staticMerge, inPlaceMerge, copy, update
         case patch, dictionary, xmlPropertyList, binaryPropertyList, modelJSONDecoder, foundationJSONDecoder
+        /// Written as a keyed archive (each style) and read back (issue 57).
+        case keyedArchive, keyedArchiveInline
         var description: String { rawValue }
 
         /// Whether the path keeps the text of members the class does not
@@ -40,11 +42,13 @@ final class DiffTree: ModelObject, @unchecked Sendable {
         ///   as its value; members it leaves alone keep their text;
         /// - `dictionary`: `[String: Any]` holds `Double`s and merges keys
         ///   Swift finds equal (NFC and NFD);
-        /// - property lists: `<real>` and the binary real are `Double`s;
+        /// - property lists and keyed archives: `<real>` and the binary real
+        ///   are `Double`s;
         /// - `Codable` decoders: a `Decoder` hands values, not text.
         var keepsSpelling: Bool {
             switch self {
-            case .patch, .dictionary, .xmlPropertyList, .binaryPropertyList, .modelJSONDecoder, .foundationJSONDecoder:
+            case .patch, .dictionary, .xmlPropertyList, .binaryPropertyList, .modelJSONDecoder, .foundationJSONDecoder,
+                .keyedArchive, .keyedArchiveInline:
                 false
             default: true
             }
@@ -173,6 +177,10 @@ final class DiffTree: ModelObject, @unchecked Sendable {
                 let source = try LoadLogging.$log.withValue(nil) { try DiffTree(json: data) }
                 return try DiffTree(
                     propertyList: source.propertyListData(format: path == .xmlPropertyList ? .xml : .binary))
+            case .keyedArchive, .keyedArchiveInline:
+                let source = try LoadLogging.$log.withValue(nil) { try DiffTree(json: data) }
+                return try DiffTree(
+                    keyedArchive: source.keyedArchiveData(style: path == .keyedArchive ? .objects : .inlineScalars))
             case .modelJSONDecoder:
                 return try ModelJSONDecoder().decode(DiffTree.self, from: data)
             case .foundationJSONDecoder:

@@ -22,6 +22,11 @@ final class PathUpgraded: ModelObject, @unchecked Sendable {
     @Saved var title = ""
 }
 
+final class PathBookshelf: ModelObject, @unchecked Sendable {
+    @Saved var books: [PathUpgraded] = []
+    @Saved var book: PathUpgraded? = nil
+}
+
 final class PathNode: ModelObject, @unchecked Sendable {
     @Saved var title = ""
     @Saved var kids: [PathNode] = []

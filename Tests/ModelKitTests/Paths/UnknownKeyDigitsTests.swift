@@ -38,6 +38,17 @@ import Testing
         Self.expectKept(try model.jsonString(), "upgrade")
     }
 
+    /// Issue 57, item 13: an upgraded model nested in an array, or in an
+    /// optional, keeps its members' texts as one at the root does.
+    @Test(arguments: ["books", "book"])
+    func aNestedUpgradeFromAnOlderVersion(key: String) throws {
+        let book = #"{"version":1,"name":"a","# + Self.unknown + "}"
+        let json = key == "books" ? #"{"books":["# + book + "]}" : #"{"book":"# + book + "}"
+        let shelf = try PathBookshelf(json: Self.data(json))
+        #expect((key == "books" ? shelf.books.first : shelf.book)?.title == "a")
+        Self.expectKept(try shelf.jsonString(), "nested upgrade")
+    }
+
     @Test func aDocumentWithReferences() throws {
         let json = #"{"$id":"1","title":"root","kids":[{"title":"kid","parent":{"$ref":"1"},"#
             + Self.unknown + "}]," + Self.unknown + "}"

@@ -49,15 +49,21 @@ struct KeyedArchiveDeclaredTypeTests {
     @Test(arguments: [
         ("pet", "MyApp.UnregisteredCat", false, "pet"),
         ("pets", "MyApp.UnregisteredCat", true, "pets[0]"),
-        ("extra", "MyApp.UnregisteredPet", false, "extra"),
     ])
-    func anotherClassOrABagKeyStillNeedsRegistration(key: String, petClass: String, inArray: Bool, path: String) throws {
+    func anotherClassStillNeedsRegistration(key: String, petClass: String, inArray: Bool, path: String) throws {
         let data = try Self.archive(key: key, petClass: petClass, inArray: inArray)
         #expect(
             S.message { try UnregisteredOwner(keyedArchive: data) }
                 == "\(path): the archive holds an object of class \"\(petClass)\", which is neither a "
                 + "Foundation class that ModelKit reads nor a model class (register it with "
                 + "ModelObject.register(_:as:))")
+    }
+
+    /// Under a key the class does not save, an unknown class is kept in the
+    /// bag as its structure (see `KeyedArchiveUnknownClassTests`).
+    @Test func anUnknownClassUnderABagKeyIsKeptAsItsStructure() throws {
+        let owner = try UnregisteredOwner(keyedArchive: Self.archive(key: "extra", petClass: "MyApp.UnregisteredPet", inArray: false))
+        #expect(owner.extensibleProperties["extra"] == ["$class": "MyApp.UnregisteredPet", "name": "rex"])
     }
 }
 

@@ -78,4 +78,56 @@ struct KeyedArchiveFileTests {
             #expect(try ModelValue(contentsOf: out) == ["title": "Groceries", "tags": ["home", "weekly"]])
         }
     }
+
+    /// Issue 57, item 4: `write(to:)` saves a keyed archive through the
+    /// durable writer, by the `.archive` extension or an explicit format.
+    @Test(.enabled(if: KeyedArchiveSupport.hasFoundationArchiver, "Foundation's NSKeyedUnarchiver is missing"))
+    func aModelIsWrittenAsAnArchiveFile() throws {
+        try withTemporaryFolder { folder in
+            let task = KeyedArchiveOldAppTests.task()
+            let byExtension = folder.appendingPathComponent("task.archive")
+            try task.write(to: byExtension)
+            #expect(try Data(contentsOf: byExtension) == task.keyedArchiveData())
+            let auto = try #require(
+                try KeyedArchiveOldAppTests.unarchived(Data(contentsOf: byExtension), as: AutoCodedTask.self))
+            #expect(auto.priority == 1 && auto.version == 3)
+            #expect(try OldTask(contentsOf: byExtension).isEquivalent(to: task))
+
+            let explicit = folder.appendingPathComponent("task.data")
+            try task.write(to: explicit, format: .keyedArchive(.inlineScalars))
+            let hand = try #require(
+                try KeyedArchiveOldAppTests.unarchived(Data(contentsOf: explicit), as: HandCodedTask.self))
+            #expect(hand.priority == 1 && hand.done && hand.version == 3)
+            #expect(try OldTask(contentsOf: explicit).isEquivalent(to: task))
+            // Nothing but the two files.
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["task.archive", "task.data"])
+        }
+    }
+
+    @Test func aValueIsWrittenAsAnArchiveFile() throws {
+        try withTemporaryFolder { folder in
+            let url = folder.appendingPathComponent("settings.archive")
+            let value: ModelValue = ["title": "Groceries", "tags": ["home"], "$id": "1", "odd": ["$ref": "1"]]
+            try value.write(to: url)
+            #expect(ModelValue.isKeyedArchive(try Data(contentsOf: url)))
+            #expect(try ModelValue(contentsOf: url) == value)
+            #expect(ModelDocumentFormat(pathExtension: "ARCHIVE") == .keyedArchive(.objects))
+        }
+    }
+
+    @Test func theDemoSavesAKeyedArchiveBackAsOne() throws {
+        try withTemporaryFolder { folder in
+            let url = folder.appendingPathComponent("note.archive")
+            let note = Note()
+            note.title = "Archived"
+            try note.write(to: url)
+            let outcome = try DemoProcess.run(["set", url.path, "count=3"], storeFolder: folder)
+            #expect(outcome.status == 0, "\(outcome.errors)")
+            #expect(outcome.output == "changed: count\n")
+            let data = try Data(contentsOf: url)
+            #expect(ModelValue.isKeyedArchive(data))
+            let edited = try Note(keyedArchive: data)
+            #expect(edited.count == 3 && edited.title == "Archived")
+        }
+    }
 }

@@ -43,6 +43,47 @@ struct KeyedArchiveSmallStackTests {
     }
 }
 
+extension KeyedArchiveSmallStackTests {
+    /// Issue 57, item 15: deep archives within the limit read (and models
+    /// write and read again) on a 512 KiB thread, in a debug build too.
+    @Test func aDeepArrayArchiveReadsOnASmallStack() throws {
+        let data = try Self.chain(levels: 500, className: "NSArray", key: "NS.objects")
+        let error = HostilePatchTests.onSmallStack {
+            var value = try ModelValue(keyedArchive: data)
+            var depth = 0
+            while case .array(let elements) = value, let first = elements.first {
+                value = first
+                depth += 1
+            }
+            #expect(depth == 500)
+            #expect(value == "leaf")
+        }
+        #expect(error == nil, "\(String(describing: error))")
+    }
+
+    @Test func aDeepChainOfModelsReadsAndWritesOnASmallStack() throws {
+        var objects: [ModelValue] = [S.classDescription("LegacyNode")]
+        for level in 0..<480 {
+            objects.append(["$class": S.uid(1), "children": level == 479 ? S.uid(0) : S.uid(level + 3)])
+        }
+        let data = try S.archive(objects: objects, top: ["root": S.uid(2)])
+        let error = HostilePatchTests.onSmallStack {
+            let root = try SmallStackArchiveNode(keyedArchive: data)
+            var depth = 1
+            var node = root
+            while let next = node.children {
+                node = next
+                depth += 1
+            }
+            #expect(depth == 480)
+            let written = try root.keyedArchiveData()
+            let back = try SmallStackArchiveNode(keyedArchive: written)
+            #expect(back.isEquivalent(to: root))
+        }
+        #expect(error == nil, "\(String(describing: error))")
+    }
+}
+
 /// A model archived as `LegacyNode` that nests through a saved property.
 final class SmallStackArchiveNode: ModelObject, @unchecked Sendable {
     override class var archivedClassName: String { "LegacyNode" }

@@ -147,12 +147,28 @@ struct JSONModelDecoder: ~Copyable {
         return try reader.readValue()
     }
 
+    /// The value at the cursor, as `readSubtree()` reads it, with the texts
+    /// of its members where the document keeps texts: models read by the
+    /// `ModelValue` path (an upgrade, rules, references) keep their unknown
+    /// members' spelling nested as at the root (`1.10` stays `1.10`).
+    private mutating func readSubtreeKeepingTexts() throws -> ModelValue {
+        let start = reader.position
+        var value = try readSubtree()
+        if keepsText, let document {
+            let end = reader.position
+            reader.position = start
+            _ = reader.attachMemberTexts(to: &value, document: document, depth: depth)
+            reader.position = end
+        }
+        return value
+    }
+
     /// A model of `type` decoded from the value at the cursor, read whole as
     /// a `ModelValue`; that value, which past the direct depth may be
     /// thousands of levels deep, is then freed without recursion.
     private mutating func decodedFromSubtree(_ type: ModelObject.Type) throws -> ModelObject {
         madeModels = nil
-        var value = try readSubtree()
+        var value = try readSubtreeKeepingTexts()
         defer { value.releaseWithoutRecursion() }
         return try type.decoded(from: value)
     }
@@ -455,7 +471,7 @@ struct JSONModelDecoder: ~Copyable {
     private mutating func decodeModels(_ type: ModelObject.Type) throws -> [ModelObject] {
         guard depth < Self.directDepth else {
             madeModels = nil
-            var value = try readSubtree()
+            var value = try readSubtreeKeepingTexts()
             defer { value.releaseWithoutRecursion() }
             return try Self.models(of: type, in: value)
         }
