@@ -19,6 +19,13 @@
 //                                               appends COUNT Records to the JSON Lines file at FILE, one
 //                                               per append, counters 1…COUNT and payloads of PAYLOAD-BYTES
 //                                               copies of PREFIX's first letter; prints "appended N" after each
+//   FileWorker document-loop FILE WRITER SECONDS SEED
+//                                               opens the Board document at FILE and for SECONDS edits it as
+//                                               writer WRITER: its own counter `wWRITER` (kept in the bag), its
+//                                               own cards `WRITER-N` of the shared array, and the shared
+//                                               `title`; it saves at random moments, printing "saved N" after
+//                                               each save returns (N: the counter saved, every edit up to it in),
+//                                               then its own cards as ID=TITLE, comma-separated
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -28,6 +35,17 @@
 #endif
 import Foundation
 import ModelKit
+
+final class Card: ModelObject, @unchecked Sendable {
+    @Saved var id = ""
+    @Saved var title = ""
+    override class var identityKey: String? { "id" }
+}
+
+final class Board: ModelObject, @unchecked Sendable {
+    @Saved var title = ""
+    @Saved var cards: [Card] = []
+}
 
 final class Record: ModelObject, @unchecked Sendable {
     @Saved var counter = 0
@@ -119,6 +137,57 @@ case "append-loop":
             fail("\(error)")
         }
         report("appended \(index)")
+    }
+case "document-loop":
+    guard arguments.count == 5, let seconds = Double(arguments[3]), let seed = UInt64(arguments[4]) else {
+        fail("usage: FileWorker document-loop FILE WRITER SECONDS SEED")
+    }
+    let writer = arguments[2]
+    var random = seed | 1
+    func next(_ bound: Int) -> Int {  // xorshift64: the same edits for the same seed
+        random ^= random << 13
+        random ^= random >> 7
+        random ^= random << 17
+        return Int(random % UInt64(bound))
+    }
+    do {
+        let document = try ModelDocument<Board>(contentsOf: url, history: nil)
+        // A writer killed before goes on from the counter it saved.
+        var counter = 0
+        if case .int(let saved)? = document.root.extensibleProperty(forKey: "w" + writer) { counter = saved }
+        func saved() -> String {
+            let cards = document.root.cards.filter { $0.id.hasPrefix(writer + "-") }.map { "\($0.id)=\($0.title)" }
+            return "saved \(counter) " + cards.joined(separator: ",")
+        }
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            counter += 1
+            try document.root.setExtensibleProperty(.int(counter), forKey: "w" + writer)
+            switch next(4) {
+            case 0:
+                let card = Card()
+                card.id = "\(writer)-\(counter)"
+                card.title = "new \(counter)"
+                document.root.cards.insert(card, at: next(document.root.cards.count + 1))
+            case 1:
+                if let card = document.root.cards.last(where: { $0.id.hasPrefix(writer + "-") }) {
+                    card.title = "edited \(counter)"
+                }
+            case 2:
+                document.root.title = "\(writer) \(counter)"
+            default:
+                break
+            }
+            if next(3) == 0 {
+                try document.save()
+                report(saved())
+            }
+            usleep(UInt32(next(20_000)))
+        }
+        try document.save()
+        report(saved())
+    } catch {
+        fail("\(error)")
     }
 default:
     fail("unknown command \(arguments[0])")

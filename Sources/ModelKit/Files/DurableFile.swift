@@ -59,10 +59,14 @@ enum DurableFile {
     /// - Parameters:
     ///   - newFileMode: the permission bits of a file that does not exist
     ///     yet (less the process's umask); a rewrite keeps the old file's.
+    /// - Returns: the stamp of the new file, taken before its rename (a
+    ///   rename changes neither its inode nor its modification time), so that
+    ///   a caller holding a lock knows the version it wrote.
     /// - Throws: ``ModelError`` naming `url` and the cause in words.
+    @discardableResult
     static func write(
         _ data: Data, to url: URL, durability: FileDurability = .synced, newFileMode: mode_t = 0o666
-    ) throws {
+    ) throws -> FileStamp? {
         try requireFileURL(url)
         let destination = try resolvingLinks(url)
         let folder = destination.deletingLastPathComponent().path
@@ -96,7 +100,7 @@ enum DurableFile {
             try writeThroughReplacementFolder(
                 data, to: destination, url: url, existing: existing, folderDescriptor: folderDescriptor,
                 durability: durability, refusal: refused.failure)
-            return
+            return FileStamp(path: destination.path)
         }
         let (temporaryName, descriptor) = made
         let temporaryPath = folder + "/" + temporaryName
@@ -122,6 +126,7 @@ enum DurableFile {
             guard Platform.syncFile(descriptor) else { throw failure(url, "the file could not be synced: \(describe(errno))") }
             FileOperationRecorder.record(.sync(temporaryPath))
         }
+        let stamp = FileStamp(descriptor: descriptor)
         // The lock stays held through a second descriptor until the rename,
         // so that no other writer's cleanup takes the file for abandoned.
         let keeper = fcntl(descriptor, F_DUPFD_CLOEXEC, 0)
@@ -138,6 +143,7 @@ enum DurableFile {
         if durability == .synced, Platform.syncFile(folderDescriptor) {  // a file system that cannot sync folders is no error: the file is synced
             FileOperationRecorder.record(.sync(folder))
         }
+        return stamp
     }
 
     /// Refuses a destination that is not a regular file, saying what it is

@@ -16,6 +16,13 @@ enum FileReading {
     /// - Throws: ``ModelError`` naming `url`: no such file, a folder,
     ///   permission denied, a socket, or the cause in words.
     static func data(at url: URL) throws -> Data {
+        try version(at: url).data
+    }
+
+    /// The bytes of the file at `url` with the stamp of the file they were
+    /// read from (taken from the open descriptor, so a file replaced
+    /// meanwhile cannot give one version's bytes with another's stamp).
+    static func version(at url: URL) throws -> (data: Data, stamp: FileStamp) {
         let path = url.path
         var descriptor: Int32
         repeat {
@@ -37,7 +44,7 @@ enum FileReading {
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count == 0 { return data }
+            if count == 0 { return (data, FileStamp(status)) }
             if count < 0 {
                 if errno == EINTR { continue }
                 throw problem(at: url, code: errno)

@@ -209,17 +209,20 @@ extension ModelObject {
         // Counted before anything is read for the file.
         let counts = clearingChanges ? changeCounts() : nil
         if validating { try validate() }
-        let format = try ModelDocumentFormat.chosen(format, for: url)
-        let data: Data
-        if case .json(var options) = format {
-            if references == .shared { options.references = .shared }
-            data = try jsonData(options: options)
-        } else if case .keyedArchive(let style) = format {
-            data = try keyedArchiveData(style: style)
-        } else {
-            data = try format.data(for: .object(encodedDocument(references: references)))
-        }
+        let data = try documentData(format: ModelDocumentFormat.chosen(format, for: url), references: references)
         try DurableFile.write(data, to: url, durability: durability)
         if let counts { clearChanges(unchangedSince: counts) }
+    }
+
+    /// The bytes of this model as a document in `format`.
+    func documentData(format: ModelDocumentFormat, references: ReferencePolicy) throws -> Data {
+        if case .json(var options) = format {
+            if references == .shared { options.references = .shared }
+            return try jsonData(options: options)
+        } else if case .keyedArchive(let style) = format {
+            return try keyedArchiveData(style: style)
+        } else {
+            return try format.data(for: .object(encodedDocument(references: references)))
+        }
     }
 }

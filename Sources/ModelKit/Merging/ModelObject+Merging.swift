@@ -78,13 +78,22 @@ extension ModelValueConvertible where Self: ModelObject {
     /// - Throws: as ``merge(base:ours:theirs:policy:)``, with this model unchanged.
     @discardableResult
     public func merge(base: Self, theirs: Self, policy: MergePolicy = .ours) throws -> [MergeConflict] {
+        try mergeInPlace(
+            base: base.encodedRoot(references: .shared), theirs: theirs.encodedRoot(references: .shared),
+            policy: policy)
+    }
+
+    /// Merges their changes since `base` into this model in place, as
+    /// ``merge(base:theirs:policy:)`` does, from saved forms written with
+    /// ``ReferencePolicy/shared`` (as ``ModelDocument`` keeps them).
+    func mergeInPlace(
+        base: ModelValue.Object, theirs: ModelValue.Object, policy: MergePolicy
+    ) throws -> [MergeConflict] {
         // The merge runs before the load: a model a `.resolve` closure
         // loads is a load of its own, whose didLoad() runs as it ends.
         let original = try encodedRoot(references: .shared)
         var merger = ThreeWayMerge(policy: policy, rootShape: .model(Swift.type(of: self)))
-        let merged = try merger.mergeModels(
-            base: base.encodedRoot(references: .shared), ours: original,
-            theirs: theirs.encodedRoot(references: .shared))
+        let merged = try merger.mergeModels(base: base, ours: original, theirs: theirs)
         if case .fail = policy, !merger.conflicts.isEmpty {
             throw ModelError.mergeConflicts(merger.conflicts)
         }

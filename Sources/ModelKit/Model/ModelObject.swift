@@ -392,15 +392,19 @@ open class ModelObject: @unchecked Sendable {
     public required convenience init(contentsOf url: URL) throws {
         self.init()
         let (data, format) = try ModelDocumentFormat.bytes(contentsOf: url)
-        try loadingNew {
-            try ModelDocumentFormat.attributing(to: url) {
-                if case .json = format {
-                    try loadJSON(data, options: JSONReadingOptions())
-                } else if KeyedArchive.isKeyedArchive(data) {
-                    try loadKeyedArchive(data)
-                } else {
-                    try load(ModelValue(propertyList: data))
-                }
+        try loadingNew { try loadDocument(data, format: format, url: url) }
+    }
+
+    /// Loads the bytes of a document file in `format` (detected from them),
+    /// naming `url` in errors.
+    func loadDocument(_ data: Data, format: ModelDocumentFormat, url: URL) throws {
+        try ModelDocumentFormat.attributing(to: url) {
+            if case .json = format {
+                try loadJSON(data, options: JSONReadingOptions())
+            } else if KeyedArchive.isKeyedArchive(data) {
+                try loadKeyedArchive(data)
+            } else {
+                try load(ModelValue(propertyList: data))
             }
         }
     }
