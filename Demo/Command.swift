@@ -3,7 +3,7 @@ import ModelKit
 
 /// The Demo's commands, each with its help text and the options that take a value.
 enum Command: String, CaseIterable {
-    case show, convert, set, defaults, schema, diff, patch, merge, help
+    case show, convert, set, edit, watch, defaults, schema, diff, patch, merge, help
 
     /// The options this command takes, each with a value (`--profile openai`
     /// or `--profile=openai`); every command also takes `--help` and `-h`.
@@ -12,6 +12,8 @@ enum Command: String, CaseIterable {
         case .convert, .set, .patch: ["format"]
         case .schema: ["profile"]
         case .merge: ["prefer", "output", "identity"]
+        case .edit: ["prefer", "delay"]
+        case .watch: ["count"]
         case .show, .defaults, .diff, .help: []
         }
     }
@@ -26,6 +28,11 @@ enum Command: String, CaseIterable {
           show FILE                 print a document: as the Demo's class it names, else as it is
           convert IN OUT            convert a document between JSON (.json), XML (.plist, .xml) and binary (.bplist) property lists and keyed archives (.archive)
           set FILE KEY=VALUE...     change keys (or dotted key paths) of a document, saving it atomically
+          edit FILE KEY=VALUE... [--prefer ours|theirs] [--delay SECONDS]
+                                    change keys of a Note or Todo document and save it through a ModelDocument,
+                                    merging with whatever another program saved meanwhile
+          watch FILE [--count N]    print each change another program saves to a Note or Todo document as it
+                                    merges into the open document
           defaults [list|get KEY|set KEY VALUE|remove KEY]
                                     read and change the standard ModelDefaults store
           schema CLASS [--profile standard|openai|anthropic]
@@ -179,6 +186,33 @@ enum Command: String, CaseIterable {
             unresolved: the merge is written, and the exit status is 1. With
             --prefer ours or --prefer theirs, conflicts are settled by that side
             and the exit status is 0. One of the three may be -, standard input.
+            """
+        case .edit:
+            """
+            Usage: Demo edit FILE KEY=VALUE... [--prefer ours|theirs] [--delay SECONDS]
+
+            Opens FILE, a document of a class the Demo knows (\(DemoModels.names)),
+            as a ModelDocument, sets each KEY (or dotted key path) to VALUE as
+            'Demo set' does, and saves it. Where another program saved FILE
+            since it was opened, the save merges three ways: every change
+            either side made is kept, and a key both changed differently is a
+            conflict settled by --prefer (ours unless it says theirs), printed
+            with both values. --delay waits SECONDS between the edit and the
+            save, to change FILE meanwhile and see the merge. The save holds
+            the lock beside FILE (.FILE.modelkit-lock) that every ModelKit
+            writer of the document takes, and is atomic and durable. A FILE
+            deleted meanwhile is an error, not created again.
+            """
+        case .watch:
+            """
+            Usage: Demo watch FILE [--count N]
+
+            Opens FILE, a document of a class the Demo knows (\(DemoModels.names)),
+            as a ModelDocument and watches it: each time another program saves
+            it, the new version is merged into the open document (never a
+            half-written one) and printed as the JSON Patch the merge made, with
+            its conflicts. Runs until interrupted, or until N merges with
+            --count.
             """
         case .help:
             """

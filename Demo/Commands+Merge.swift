@@ -51,7 +51,7 @@ extension Commands {
         }
     }
 
-    private static func name(of policy: MergePolicy) -> String {
+    static func name(of policy: MergePolicy) -> String {
         if case .theirs = policy { return "theirs" }
         return "ours"
     }

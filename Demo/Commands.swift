@@ -44,6 +44,28 @@ enum Commands {
             let place = try Document.Place(operands[0], of: command)
             let assignments = try operands.dropFirst().map { try Assignment(parsing: $0) }
             try set(place, assignments, format: try outputFormat(arguments, for: place, of: command))
+        case .edit:
+            guard operands.count >= 2 else { throw UsageError("edit takes FILE and KEY=VALUE", command: command) }
+            guard operands[0] != "-" else { throw UsageError("edit takes a FILE, not standard input", command: command) }
+            let assignments = try operands.dropFirst().map { try Assignment(parsing: $0) }
+            let delay = try arguments.options["delay"].map { text in
+                guard let seconds = Double(text), seconds >= 0, seconds <= 3600 else {
+                    throw UsageError("--delay takes seconds from 0 to 3600, not '\(text)'", command: command)
+                }
+                return seconds
+            } ?? 0
+            try edit(
+                URL(fileURLWithPath: operands[0]), typed: operands[0], assignments,
+                prefer: try preferredSide(arguments, of: command) ?? .ours, delay: delay)
+        case .watch:
+            guard operands.count == 1, operands[0] != "-" else { throw UsageError("watch takes one FILE", command: command) }
+            let count = try arguments.options["count"].map { text in
+                guard let count = Int(text), count > 0 else {
+                    throw UsageError("--count takes a number of merges above 0, not '\(text)'", command: command)
+                }
+                return count
+            }
+            try watch(URL(fileURLWithPath: operands[0]), typed: operands[0], count: count)
         case .defaults:
             try defaults(operands)
         case .schema:
@@ -59,13 +81,7 @@ enum Commands {
             guard operands.filter({ $0 == "-" }).count <= 1 else {
                 throw UsageError("only one of BASE, OURS and THEIRS can be - (standard input)", command: command)
             }
-            let policy: MergePolicy?
-            switch arguments.options["prefer"] {
-            case nil: policy = nil
-            case "ours": policy = .ours
-            case "theirs": policy = .theirs
-            case let other?: throw UsageError("--prefer takes ours or theirs, not '\(other)'", command: command)
-            }
+            let policy = try preferredSide(arguments, of: command)
             let output = try arguments.options["output"].map { try Document.Place($0, of: command) } ?? .standard
             let identity = arguments.options["identity"] ?? "id"
             guard !identity.isEmpty else { throw UsageError("--identity takes a member name", command: command) }
@@ -80,6 +96,16 @@ enum Commands {
             try patch(
                 place, with: Document.Place(operands[1], of: command),
                 format: try outputFormat(arguments, for: place, of: command))
+        }
+    }
+
+    /// The side `--prefer` names, or `nil` when it is not given.
+    static func preferredSide(_ arguments: Arguments, of command: Command) throws -> MergePolicy? {
+        switch arguments.options["prefer"] {
+        case nil: return nil
+        case "ours": return .ours
+        case "theirs": return .theirs
+        case let other?: throw UsageError("--prefer takes ours or theirs, not '\(other)'", command: command)
         }
     }
 

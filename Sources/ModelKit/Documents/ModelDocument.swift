@@ -89,6 +89,10 @@ public final class ModelDocument<Root: ModelObject>: @unchecked Sendable {
 
     /// Opens the document at `url`, in any format ModelKit reads.
     /// - Parameters:
+    ///   - format: the format to save in; `nil` (the default) keeps the one
+    ///     the file is in, and for JSON its layout: pretty-printed when the
+    ///     file spans lines (as a person or a text editor leaves it), compact
+    ///     when it is one line.
     ///   - policy: how conflicts are settled; `.ours` by default.
     ///   - references: which models are written once and referred to
     ///     elsewhere; see ``ReferencePolicy``.
@@ -99,7 +103,7 @@ public final class ModelDocument<Root: ModelObject>: @unchecked Sendable {
     /// - Throws: ``ModelError`` naming the file: missing, unreadable, empty,
     ///   an unknown format, or a document that does not load.
     public init(
-        contentsOf url: URL, policy: MergePolicy = .ours, references: ReferencePolicy = .cycles,
+        contentsOf url: URL, format: ModelDocumentFormat? = nil, policy: MergePolicy = .ours, references: ReferencePolicy = .cycles,
         durability: FileDurability = .synced, history: DocumentHistory? = .standard
     ) throws {
         try DurableFile.requireFileURL(url)
@@ -109,9 +113,9 @@ public final class ModelDocument<Root: ModelObject>: @unchecked Sendable {
         self.durability = durability
         self.history = history
         let (data, stamp) = try Self.readVersion(of: url)
-        let format = try Self.detectedFormat(of: data, url: url)
-        self.format = format
-        root = try Self.decodedRoot(data, format: format, url: url)
+        let detected = try Self.detectedFormat(of: data, url: url)
+        self.format = format ?? Self.keepingLayout(detected, of: data)
+        root = try Self.decodedRoot(data, format: detected, url: url)
         base = Base(data: data, stamp: stamp, form: nil)
         history?.remember(data, of: url)
     }
@@ -279,6 +283,16 @@ public final class ModelDocument<Root: ModelObject>: @unchecked Sendable {
                 file: url)
         }
         return format
+    }
+
+    /// `format`, and for JSON that spans lines, pretty-printed.
+    static func keepingLayout(_ format: ModelDocumentFormat, of data: Data) -> ModelDocumentFormat {
+        guard case .json = format else { return format }
+        // A newline before the last byte that is not white space: more than one line.
+        guard let last = data.lastIndex(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) else {
+            return format
+        }
+        return data[..<last].contains(0x0A) ? .json(.pretty) : format
     }
 
     static func decodedRoot(_ data: Data, format: ModelDocumentFormat, url: URL) throws -> Root {
