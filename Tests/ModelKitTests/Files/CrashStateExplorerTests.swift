@@ -134,6 +134,24 @@ struct CrashWriter {
         }
         writers.append(
             CrashWriter(
+                name: "ModelDocument, JSON, save that merges",
+                setUp: { root in try note("old").write(to: root.appendingPathComponent("note.json")) },
+                save: { root in
+                    let url = root.appendingPathComponent("note.json")
+                    let document = try ModelDocument<Note>(contentsOf: url, history: nil)
+                    document.root.title = "ours"
+                    // Another writer's save lands before ours: theirs.
+                    let theirs = try Note(contentsOf: url)
+                    theirs.tags = Array(theirs.tags.prefix(300)) + ["theirs"]
+                    try theirs.write(to: url)
+                    let saved = Self.document(url.lastPathComponent)(root)
+                    let conflicts = try document.save()
+                    #expect(conflicts.isEmpty)
+                    #expect(document.root.title == "ours" && document.root.tags.last == "theirs")
+                    return [saved]
+                }, read: document("note.json")))
+        writers.append(
+            CrashWriter(
                 name: "document array, JSON, rewrite",
                 setUp: { root in try [note("old")].write(to: root.appendingPathComponent("notes.json")) },
                 save: { root in
