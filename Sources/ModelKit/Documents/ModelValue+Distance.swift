@@ -2,10 +2,11 @@ import Foundation
 
 extension ModelValue {
     /// How many leaves differ between this value and `other`: objects are
-    /// walked key by key and arrays by position, and every leaf (a scalar,
-    /// or an empty array or object) that one side adds, removes or changes
-    /// counts once; a leaf replaced by a container counts the leaf and the
-    /// container's leaves.
+    /// walked key by key and arrays by position, and every leaf that one
+    /// side adds, removes or changes counts once. A leaf is a scalar, or an
+    /// empty array or object where the other side has no container of its
+    /// kind (`{}` filled with one member is one difference); a leaf
+    /// replaced by a container counts the leaf and the container's leaves.
     ///
     /// ```swift
     /// let base: ModelValue = ["title": "Milk", "tags": ["a"]]
@@ -84,11 +85,13 @@ extension ModelValue {
         StackGuard.descending(depth) {
             switch self {
             case .array(let elements):
-                for element in elements where count <= limit {
+                for element in elements {
+                    if count > limit { return }
                     element.addLeaves(into: &count, limit: limit, depth: depth + 1)
                 }
             case .object(let members):
-                for (_, value) in members where count <= limit {
+                for (_, value) in members {
+                    if count > limit { return }
                     value.addLeaves(into: &count, limit: limit, depth: depth + 1)
                 }
             default:
