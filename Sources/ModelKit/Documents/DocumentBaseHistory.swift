@@ -30,8 +30,9 @@ import Foundation
 ///
 /// **How big it grows.** At most ``basesPerDocument`` bases per document
 /// (the newest by modification time; recording a base again makes it the
-/// newest) and ``documentLimit`` documents (the least recently recorded
-/// folder goes first): at most `basesPerDocument × documentLimit` files
+/// newest; on a file system that keeps whole seconds, bases recorded in
+/// one second are ordered by name) and ``documentLimit`` documents (the
+/// least recently recorded folder goes first; lookups do not count): at most `basesPerDocument × documentLimit` files
 /// (512 by default), each the size of one saved form as JSON.
 ///
 /// **Failures.** Lookups never throw: a missing, unreadable or corrupt
@@ -110,7 +111,8 @@ struct DocumentBaseHistory: Sendable {
         let name = (path as NSString).lastPathComponent
         var prefix = ""
         for scalar in name.unicodeScalars where prefix.unicodeScalars.count < 40 {
-            let isPlain = scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || "-_.".unicodeScalars.contains(scalar))
+            let isPlain =
+                scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || "-_.".unicodeScalars.contains(scalar))
             prefix.unicodeScalars.append(isPlain ? scalar : "_")
         }
         while prefix.hasPrefix(".") { prefix.removeFirst() }

@@ -38,7 +38,10 @@ import Testing
         for offset in 0..<9 {
             let slice = Data(bytes[offset..<(offset + 200)])
             #expect(ContentHash(slice) == ContentHash(Data(Array(bytes[offset..<(offset + 200)]))))
-            #expect(bytes.withUnsafeBytes { ContentHash(bytes: UnsafeRawBufferPointer(rebasing: $0[offset..<(offset + 200)])) } == ContentHash(slice))
+            let inPlace = bytes.withUnsafeBytes {
+                ContentHash(bytes: UnsafeRawBufferPointer(rebasing: $0[offset..<(offset + 200)]))
+            }
+            #expect(inPlace == ContentHash(slice))
         }
     }
 
@@ -88,7 +91,10 @@ import Testing
         #expect(lowest > 12, "a half changed by only \(lowest) bits")
     }
 
-    @Test(arguments: ["", "0", "7334f9c57d9577c18442ad72c177df4", "7334F9C57D9577C18442AD72C177DF4E", "7334f9c57d9577c18442ad72c177df4g", "+334f9c57d9577c18442ad72c177df4e"])
+    @Test(arguments: [
+        "", "0", "7334f9c57d9577c18442ad72c177df4", "7334F9C57D9577C18442AD72C177DF4E",
+        "7334f9c57d9577c18442ad72c177df4g", "+334f9c57d9577c18442ad72c177df4e",
+    ])
     func onlyThirtyTwoLowercaseHexDigitsReadAsAHash(text: String) {
         #expect(ContentHash(hex: text) == nil)
     }

@@ -253,4 +253,32 @@ import Testing
             #expect("\(unwritable.map { "\($0)" } ?? "")".contains(history.folder.path))
         }
     }
+
+    /// Processes and threads recording at once, each pruning, never fail a
+    /// record or leave more than the limits.
+    @Test func concurrentRecordsStayWithinTheLimits() async throws {
+        try await withTemporaryFolder { folder in
+            let history = DocumentBaseHistory(
+                folder: folder.appendingPathComponent("history"), basesPerDocument: 2, documentLimit: 3)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for worker in 0..<4 {
+                    group.addTask {
+                        for step in 0..<25 {
+                            let form: ModelValue = ["worker": .int(worker), "step": .int(step)]
+                            let document = folder.appendingPathComponent("doc\((worker + step) % 5).json")
+                            try history.record(form, hash: ContentHash(try form.jsonData()), for: document)
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            let documents = try FileManager.default.contentsOfDirectory(atPath: history.folder.path)
+            #expect(documents.count <= 3 + 4)  // each writer keeps its own folder while it prunes
+            for name in documents {
+                let bases = try FileManager.default.contentsOfDirectory(
+                    atPath: history.folder.appendingPathComponent(name).path)
+                #expect(bases.count <= 2 + 4, "\(bases)")
+            }
+        }
+    }
 }
