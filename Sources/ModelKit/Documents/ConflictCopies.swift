@@ -112,12 +112,11 @@ enum ConflictCopies {
         documentName: String, among names: [String], namesMatch: Platform.FileNameMatching = .exactBytes
     ) -> [Name] {
         var found: [Name] = []
-        var grammar: ConflictNameGrammar?  // made once, and only when a name may need it
+        lazy var grammar = ConflictNameGrammar()  // made once, and only when a name may need it
         for name in names where !isTemporaryFile(name) {
             // Every tag says "conflict" in ASCII: other names cost one scan.
             guard name.utf8.firstRange(of: "conflict".utf8) != nil else { continue }
-            if grammar == nil { grammar = ConflictNameGrammar() }
-            if let parsed = parse(name, documentName: documentName, namesMatch: namesMatch, grammar: grammar!) {
+            if let parsed = parse(name, documentName: documentName, namesMatch: namesMatch, grammar: grammar) {
                 found.append(parsed)
             }
         }
