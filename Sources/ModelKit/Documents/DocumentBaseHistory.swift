@@ -164,6 +164,30 @@ struct DocumentBaseHistory: Sendable {
         prune(documentFolder)
     }
 
+    /// Keeps a version of `document` as its bytes were loaded or saved (JSON,
+    /// a property list or a keyed archive, as ``ModelValue/init(contentsOf:)``
+    /// reads them): its saved form, named by the hash of the bytes, so that
+    /// ``base(withHash:for:)`` finds it from the file's bytes alone.
+    /// - Throws: ``ModelError`` naming the history file when the bytes are in
+    ///   no format ModelKit reads, or as ``record(_:hash:for:)`` does.
+    func record(version data: Data, for document: URL) throws {
+        let hash = ContentHash(data)
+        let file = documentFolder(for: document).appendingPathComponent(hash.hex + ".json", isDirectory: false)
+        let form = try ModelDocumentFormat.attributing(to: file) { () throws -> ModelValue in
+            switch ModelDocumentFormat(detecting: data) {
+            case .json?: return try ModelValue(json: data)
+            case .none:
+                throw ModelError(
+                    code: .unknownFormat,
+                    message: "expected JSON or a property list, found \(ModelDocumentFormat.describeStart(of: data))")
+            default:
+                if KeyedArchive.isKeyedArchive(data) { return try ModelValue(keyedArchive: data) }
+                return try ModelValue(propertyList: data)
+            }
+        }
+        try record(form, hash: hash, for: document)
+    }
+
     /// Removes the bases of `documentFolder` beyond ``basesPerDocument`` and
     /// the document folders beyond ``documentLimit``, oldest first.
     private func prune(_ documentFolder: URL) {

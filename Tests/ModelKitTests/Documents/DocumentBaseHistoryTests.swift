@@ -281,4 +281,22 @@ import Testing
             }
         }
     }
+
+    /// A version's bytes, in any format ModelKit reads, are kept as their
+    /// saved form under the hash of the bytes.
+    @Test func aVersionsBytesAreKeptUnderTheirHash() throws {
+        try withHistory { history, documents in
+            let document = documents.appendingPathComponent("notes.plist")
+            let form: ModelValue = ["title": "Milk", "count": 2]
+            for data in [try form.jsonData(options: .pretty), try form.propertyListData(format: .xml),
+                try form.propertyListData(format: .binary)] {
+                try history.record(version: data, for: document)
+                #expect(history.base(withHash: ContentHash(data), for: document) == form)
+            }
+            #expect(history.bases(for: document).count == 3)
+            let garbage = Data("garbage".utf8)
+            let error = #expect(throws: ModelError.self) { try history.record(version: garbage, for: document) }
+            #expect(error?.file?.lastPathComponent == ContentHash(garbage).hex + ".json")
+        }
+    }
 }
