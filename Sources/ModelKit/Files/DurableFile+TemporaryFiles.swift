@@ -130,8 +130,9 @@ extension DurableFile {
     }
 
     /// The names in the folder open as `folderDescriptor` (read through a
-    /// descriptor of its own, so the folder's path may be of any length).
-    private static func entries(of folderDescriptor: Int32) -> [String] {
+    /// descriptor of its own, so the folder's path may be of any length);
+    /// also how ``ConflictCopies`` lists a document's folder.
+    static func entries(of folderDescriptor: Int32) -> [String] {
         let own = openat(folderDescriptor, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard own >= 0 else { return [] }
         guard let directory = fdopendir(own) else {
