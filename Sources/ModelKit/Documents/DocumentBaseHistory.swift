@@ -66,7 +66,13 @@ struct DocumentBaseHistory: Sendable {
 
     // MARK: - Where
 
+    /// The environment variable that, set to an absolute path, places the
+    /// standard history there (for tests and tools, as
+    /// `MODELKIT_DEFAULTS_DIRECTORY` places the standard store).
+    static let directoryEnvironmentVariable = "MODELKIT_DOCUMENT_HISTORY_DIRECTORY"
+
     /// The standard place of the history:
+    /// - `$MODELKIT_DOCUMENT_HISTORY_DIRECTORY` when it is an absolute path;
     /// - on Apple platforms, `Application Support/<bundle identifier or
     ///   process name>/ModelKit/DocumentBases` (in the app's container when
     ///   sandboxed), as the standard store's folder is chosen;
@@ -77,6 +83,9 @@ struct DocumentBaseHistory: Sendable {
     ///   specification's place for state that survives a restart but is
     ///   not worth backing up).
     static func standardFolder(_ inputs: Platform.StoreFolderInputs) -> URL {
+        if let folder = inputs.environment[directoryEnvironmentVariable], folder.hasPrefix("/") {
+            return URL(fileURLWithPath: folder, isDirectory: true)
+        }
         switch inputs.family {
         case .apple:
             let support =

@@ -7,20 +7,23 @@ import Foundation
 /// made while the app was not running still merges three ways.
 ///
 /// ```swift
-/// let history = DocumentHistory(folder: cachesFolder.appendingPathComponent("Bases"))
-/// let document = try ModelDocument<Note>(contentsOf: url, history: history)
+/// let history = DocumentHistory(folder: cacheURL.appendingPathComponent("Bases"))
+/// let opened = try ModelDocument<Note>(contentsOf: url, history: history)
 /// ```
 ///
-/// **What is kept.** For each document, a folder named by its path (links
-/// resolved) holds the document's last ``basesPerDocument`` versions, each
-/// the file's bytes as they were loaded or saved, named by a hash of those
-/// bytes. The document itself is never touched: other tools read its bytes
-/// as they were.
+/// **What is kept.** For each document, a folder named by its file name and
+/// a hash of its real path (links resolved) holds the document's last
+/// ``basesPerDocument`` versions, each the value the file held when it was
+/// loaded or saved, as JSON, named by a 128-bit hash of the file's bytes.
+/// The document itself is never touched: other tools read its bytes as
+/// they were.
 ///
 /// **Where.** ``standard`` is `ModelKit/DocumentBases` in the app's
 /// Application Support folder on Apple platforms (in its container when
 /// sandboxed), and `<program>/modelkit-document-bases` in
-/// `$XDG_STATE_HOME` (else `~/.local/state`) elsewhere.
+/// `$XDG_STATE_HOME` (else `~/.local/state`) elsewhere;
+/// `$MODELKIT_DOCUMENT_HISTORY_DIRECTORY`, when set to an absolute path,
+/// places it there instead.
 ///
 /// **How big.** At most ``basesPerDocument`` versions of at most
 /// ``documentLimit`` documents: the least recently saved documents'
@@ -53,24 +56,29 @@ public struct DocumentHistory: Sendable {
 
     /// The folder of `document`'s versions.
     func folder(for document: URL) -> URL {
-        DocumentBaseHistory(folder: folder).documentFolder(for: document)
+        base.documentFolder(for: document)
     }
 
-    /// Keeps `data`, a version of `document`, in the background.
+    private var base: DocumentBaseHistory {
+        DocumentBaseHistory(folder: folder, basesPerDocument: basesPerDocument, documentLimit: documentLimit)
+    }
+
+    /// Keeps `data`, a version of `document` as its file held it, in the
+    /// background; a version in no format ModelKit reads is not kept.
     func remember(_ data: Data, of document: URL) {
-        let history = DocumentBaseHistory(
-            folder: folder, basesPerDocument: basesPerDocument, documentLimit: documentLimit)
-        Self.queue.async { try? history.record(data, for: document) }
+        let base = self.base
+        Self.queue.async { try? base.record(version: data, for: document) }
     }
 
-    /// The kept versions of `document`, newest first (versions that cannot
-    /// be read are left out).
-    func versions(of document: URL) -> [(hash: ContentHash, data: Data)] {
+    /// The kept version of `document` closest to `form` (the fewest values
+    /// that differ): the likeliest version both started from. `nil` when
+    /// none is kept.
+    func closestVersion(to form: ModelValue, of document: URL) -> ModelValue? {
         Self.flush()
-        return DocumentBaseHistory(folder: folder).versions(for: document)
+        return base.closestAncestor(of: form, for: document)?.form
     }
 
-    /// Waits for every version handed to ``remember(_:of:)`` to be written.
+    /// Waits for every version handed to ``remember(_:of:)`` to be kept.
     static func flush() {
         queue.sync {}
     }

@@ -26,7 +26,7 @@ extension ModelDocument {
     ///
     /// ```swift
     /// document.startWatching(queue: .main)
-    /// for await merge in document.merges() { refresh(merge.conflicts) }
+    /// for await merge in document.merges() { print(merge.conflicts) }
     /// ```
     ///
     /// File-system events say when the file may have changed (kqueue on

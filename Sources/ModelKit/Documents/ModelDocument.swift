@@ -11,9 +11,9 @@ import Foundation
 /// elsewhere.
 ///
 /// ```swift
-/// let document = try ModelDocument<Note>(contentsOf: url)
-/// document.root.title = "Groceries"
-/// let conflicts = try document.save()   // merges with whatever changed the file meanwhile
+/// let opened = try ModelDocument<Note>(contentsOf: url)
+/// opened.root.title = "Groceries"
+/// let conflicts = try opened.save()   // merges with whatever changed the file meanwhile
 /// for conflict in conflicts { print(conflict) }
 /// ```
 ///
@@ -144,9 +144,9 @@ public final class ModelDocument<Root: ModelObject>: @unchecked Sendable {
         try lock.withLock {
             try root.validate()
             return try fileLock().withLock {
-                let conflicts = try mergeChangedFile(source: .save, readFailure: .thrown) ?? []
-                try writeRoot()
-                return conflicts
+                let conflicts = try mergeChangedFile(source: .save, readFailure: .thrown)
+                try writeRoot(keepingForm: conflicts != nil)
+                return conflicts ?? []
             }
         }
     }
@@ -216,13 +216,42 @@ public final class ModelDocument<Root: ModelObject>: @unchecked Sendable {
 
     /// Writes the live model durably; its version becomes the base. Call
     /// holding `lock` and the file lock.
-    func writeRoot() throws {
+    /// - Parameter keepingForm: whether to keep the saved form of what is
+    ///   written as the base's, so that the next merge need not read it from
+    ///   the bytes (after a merge, when the next save is likely to merge
+    ///   too). It is kept only when no model changed while the bytes were
+    ///   made, so that it is exactly what the file holds.
+    func writeRoot(keepingForm: Bool) throws {
         let counts = root.changeCounts()
+        let form = keepingForm ? try root.encodedRoot(references: .shared) : nil
         let data = try root.documentData(format: format, references: references)
+        // Kept only when it is what reading the file back gives: nothing
+        // changed meanwhile, and no model is written twice that the form
+        // writes once (shared models under `.cycles`).
+        let exact =
+            form != nil && root.isUnchanged(since: counts)
+            && (references == .shared || !Self.hasReferences(form.map { ModelValue.object($0) } ?? .null))
         let written = try DurableFile.write(data, to: url, durability: durability)
         root.clearChanges(unchangedSince: counts)
-        base = Base(data: data, stamp: written ?? FileStamp(path: url.path) ?? base.stamp, form: nil)
+        base = Base(data: data, stamp: written ?? FileStamp(path: url.path) ?? base.stamp, form: exact ? form : nil)
         history?.remember(data, of: url)
+    }
+
+    /// Whether `value` holds a reference (`$ref`) anywhere; a loop, for any depth.
+    static func hasReferences(_ value: ModelValue) -> Bool {
+        var pending = [value]
+        while let next = pending.popLast() {
+            switch next {
+            case .object(let members):
+                if members[ReferenceKeys.ref] != nil { return true }
+                for (_, member) in members { pending.append(member) }
+            case .array(let elements):
+                pending.append(contentsOf: elements)
+            default:
+                continue
+            }
+        }
+        return false
     }
 
     /// The base's saved form, worked out from its bytes the first time a

@@ -66,6 +66,22 @@ extension ModelObject {
         }
     }
 
+    /// Whether no model reachable from this object recorded a change since
+    /// `counts` was taken, and the same models are reachable.
+    func isUnchanged(since counts: ChangeCounts) -> Bool {
+        var seen = 0
+        var unchanged = true
+        walkGraph { object, state in
+            seen += 1
+            guard let (_, count) = counts.models[ObjectIdentifier(object)], count == state.changeCount else {
+                unchanged = false
+                return false
+            }
+            return true
+        }
+        return unchanged && seen == counts.models.count
+    }
+
     /// Visits the state of this object and of every model reachable from it
     /// once, each under its object's lock, until `visit` returns false.
     func walkGraph(_ visit: (inout ModelState) -> Bool) {

@@ -114,7 +114,7 @@ enum DocCommentExamples {
         note: Note, store: ModelDefaults, history: ModelHistory, folder: Folder, family: Note,
         books: [Book], newBook: Book, thumbnails: Note, settings: Settings, todos: [Todo], url: URL,
         documentURL: URL, cacheURL: URL, data: Data, bodyFromServer: Data, bytes: [UInt8],
-        base: Note, mine: Note, other: Note, fromServer: Note
+        base: Note, mine: Note, other: Note, fromServer: Note, document: ModelDocument<Note>
         """
 
     /// The types examples use without declaring them.
