@@ -886,6 +886,41 @@ final class ReadmeVersionedNote: ModelObject, @unchecked Sendable {
         try Self.check(39, example)
     }
 
+    @Test func example40() throws {
+        func example() throws {
+            // README example 40
+            final class Card: ModelObject, @unchecked Sendable {
+                @Saved var id = ""
+                @Saved var title = ""
+                override class var identityKey: String? { "id" }
+            }
+            final class Board: ModelObject, @unchecked Sendable {
+                @Saved var name = ""
+                @Saved var cards: [Card] = []
+            }
+            let url = FileManager.default.temporaryDirectory.appendingPathComponent("board-\(UUID()).json")
+            defer { try? FileManager.default.removeItem(at: url) }
+            let first = Board()
+            first.name = "Week"
+            try first.write(to: url)
+
+            let document = try ModelDocument<Board>(contentsOf: url, history: nil)
+            document.root.name = "This week"                 // our edit, not saved yet
+            let widget = try Board(contentsOf: url)          // another process saves a card
+            let card = Card()
+            (card.id, card.title) = ("1", "Water plants")
+            widget.cards.append(card)
+            try widget.write(to: url)
+
+            let conflicts = try document.save()              // merges, then writes
+            print(conflicts.isEmpty)                         // true
+            print(document.root.cards.map(\.title))          // ["Water plants"]
+            print(try Board(contentsOf: url).name)           // This week
+            // README example end
+        }
+        try Self.check(40, example)
+    }
+
     /// ``check(_:_:sourceLocation:)`` for an example that awaits.
     static func checkAsync(
         _ index: Int, _ example: () async throws -> Void, sourceLocation: SourceLocation = #_sourceLocation
