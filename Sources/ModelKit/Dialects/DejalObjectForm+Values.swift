@@ -1,10 +1,12 @@
 import Foundation
 
 /// DejalObject's value classes, read into and written from ModelKit's value
-/// types. What ModelKit's types cannot hold is dropped on reading:
+/// types. What ModelKit's types cannot hold is not in the value:
 /// `DejalInterval`'s `extraValues`, `DejalTime`'s `timeZoneName` (a
 /// ``TimeOfDay`` has no time zone) and `DejalData`'s `dataClass` (the bytes
-/// are kept as they are, an archive of that class).
+/// are kept as they are, an archive of that class); a model of a
+/// ``SavedDialect/dejalObject`` class keeps them beside the value
+/// (`DejalObjectForm+Keeping.swift`).
 extension DejalObjectForm {
     static let colorClass = "DejalColor"
     static let dateClass = "DejalDate"

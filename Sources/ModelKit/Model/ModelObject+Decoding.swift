@@ -7,6 +7,9 @@ struct PendingValues {
     var values: [(offset: Int, value: Any)] = []
     var bag = ModelValue.Object()
     var newerVersion: Int?
+    /// What DejalObject's value dictionaries held beyond the values, by slot
+    /// (see `DejalObjectForm.Kept`).
+    var kept: [(offset: Int, kept: DejalObjectForm.Kept)] = []
 }
 
 extension ModelObject {
@@ -97,6 +100,9 @@ extension ModelObject {
                             }
                         }
                         pending.values.append((offset, decoded))
+                        if layout.savedDialect == .dejalObject, DejalObjectForm.holdsKeptMembers(value) {
+                            pending.kept.append((offset, DejalObjectForm.Kept(value: decoded, original: value)))
+                        }
                     } catch let error as ModelError {
                         try unknown.record(error, at: .key(key))
                     } catch {
@@ -216,17 +222,21 @@ extension ModelObject {
     func apply(_ pending: PendingValues, recordingChanges: Bool, replacingBag: Bool) {
         apply(
             values: pending.values, bag: pending.bag, newerVersion: pending.newerVersion,
-            recordingChanges: recordingChanges, replacingBag: replacingBag)
+            recordingChanges: recordingChanges, replacingBag: replacingBag, kept: pending.kept)
     }
 
     /// Applies decoded slot values (by offset), bag members and a newer
-    /// loaded version, under the lock, in one step.
+    /// loaded version, under the lock, in one step. Each slot given a value
+    /// forgets what was kept beside its old one, and `kept` is kept beside
+    /// the new values (see `DejalObjectForm.Kept`).
     func apply<Values: Sequence<(offset: Int, value: Any)>>(
-        values: Values, bag: ModelValue.Object, newerVersion: Int?, recordingChanges: Bool, replacingBag: Bool
+        values: Values, bag: ModelValue.Object, newerVersion: Int?, recordingChanges: Bool, replacingBag: Bool,
+        kept: [(offset: Int, kept: DejalObjectForm.Kept)] = []
     ) {
         let slots = layout.slots
         withState { state in
             for (offset, value) in values {
+                if let extras = state.extras, !extras.dejalKept.isEmpty { extras.dejalKept[offset] = nil }
                 if recordingChanges {
                     let old = state.value(at: offset)
                     guard !slots[offset].codec.isEqual(old, value) else { continue }
@@ -234,6 +244,10 @@ extension ModelObject {
                     queueChange(slots[offset].key, old: old, new: value, in: &state)
                 }
                 state.setValue(value, at: offset)
+            }
+            if !kept.isEmpty {
+                let extras = state.madeExtras()
+                for (offset, entry) in kept { extras.dejalKept[offset] = entry }
             }
             if replacingBag {
                 state.bag = ExtensibleBag(bag)

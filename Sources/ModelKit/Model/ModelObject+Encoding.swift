@@ -44,7 +44,9 @@ extension ModelObject {
         }
         var id = sharedID
 
-        let (values, bag, newerVersion) = withState { ($0.snapshotValues(), $0.bag.objectKeepingTexts, $0.loadedNewerVersion) }
+        let (values, bag, newerVersion, kept) = withState {
+            ($0.snapshotValues(), $0.bag.objectKeepingTexts, $0.loadedNewerVersion, $0.extras?.dejalKept)
+        }
         var members = ModelValue.Object(minimumCapacity: layout.savedOrder.count + bag.count + 3)
         if let id { members.appendNew(key: ReferenceKeys.id, value: .string(id)) }
         let isDejalObject = layout.savedDialect == .dejalObject && guardian.writesSavedDialects
@@ -64,7 +66,13 @@ extension ModelObject {
             for offset in layout.savedOrder {
                 let slot = layout.slots[offset]
                 let value: ModelValue
-                if isDejalObject {
+                if let kept = kept?[offset], slot.codec.isEqual(values[offset], kept.value) {
+                    // Unedited since it was read from DejalObject's value
+                    // dictionaries that held more: written in that form, in
+                    // every format, with what they held (DejalObjectForm.Kept).
+                    let fresh = DejalObjectForm.savedValue(values[offset]) { slot.codec.encode(values[offset]) }
+                    value = DejalObjectForm.restoringKeptMembers(fresh, from: kept.original)
+                } else if isDejalObject {
                     value = DejalObjectForm.savedValue(values[offset]) { slot.codec.encode(values[offset]) }
                 } else if let strategy = slot.dateStrategy {
                     context.dateStrategy = strategy

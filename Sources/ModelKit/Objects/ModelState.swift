@@ -218,6 +218,9 @@ final class ModelStateExtras: @unchecked Sendable {
     var originalBagValues: [String: ModelValue?] = [:]
     var pendingChanges: [ModelChange] = []
     var valuesBeforeMutation: [Int: Any] = [:]
+    /// What DejalObject's value dictionaries held beyond the values read
+    /// from them, by slot (see `DejalObjectForm.Kept`).
+    var dejalKept: [Int: DejalObjectForm.Kept] = [:]
 
     @usableFromInline init() {}
 }

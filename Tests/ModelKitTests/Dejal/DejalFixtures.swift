@@ -28,6 +28,19 @@ final class DejalChecklist: DejalTask, @unchecked Sendable {
     @Saved var items: [String] = []
 }
 
+/// A reminder as a DejalObject app saved it, with arrays of value classes.
+final class DejalReminder: ModelObject, @unchecked Sendable {
+    override class var archivedClassName: String { "Reminder" }
+    override class var savedDialect: SavedDialect { .dejalObject }
+    @Saved var title = ""
+    @Saved var due: Date? = nil
+    @Saved var snooze = Interval(5, .minutes)
+    @Saved var alarm: TimeOfDay? = nil
+    @Saved var attachment = Data()
+    @Saved var times: [TimeOfDay] = []
+    @Saved var repeats: [Interval] = []
+}
+
 /// The same task read by a class that keeps ModelKit's own form.
 final class DejalReader: ModelObject, @unchecked Sendable {
     override class var archivedClassName: String { "Task" }
@@ -56,12 +69,14 @@ enum DejalDocuments {
         let extraMember = extra.map { #","extraValues":\#($0)"# } ?? ""
         return #"{"representedClassName":"DejalInterval","version":1,"usingRange":\#(range),"firstAmount":\#(first),"secondAmount":\#(second),"units":\#(units)\#(extraMember)}"#
     }
-    static func time(_ hour: Int, _ minute: Int, _ second: Int) -> String {
-        #"{"representedClassName":"DejalTime","version":1,"hour":\#(hour),"minute":\#(minute),"second":\#(second)}"#
+    static func time(_ hour: Int, _ minute: Int, _ second: Int, zone: String? = nil) -> String {
+        let zoneMember = zone.map { #","timeZoneName":"\#($0)""# } ?? ""
+        return #"{"representedClassName":"DejalTime","version":1,"hour":\#(hour),"minute":\#(minute),"second":\#(second)\#(zoneMember)}"#
     }
-    static func data(_ bytes: String) -> String {
+    static func data(_ bytes: String, dataClass: String? = nil) -> String {
         let base64 = Data(bytes.utf8).base64EncodedString()
-        return #"{"representedClassName":"DejalData","version":1,"length":\#(bytes.utf8.count),"string":"\#(base64)"}"#
+        let classMember = dataClass.map { #","dataClass":"\#($0)""# } ?? ""
+        return #"{"representedClassName":"DejalData","version":1,"length":\#(bytes.utf8.count),"string":"\#(base64)"\#(classMember)}"#
     }
 
     /// A subtask: at version 1 (`name`, a colour), or at version 2 with
@@ -92,6 +107,21 @@ enum DejalDocuments {
     static let task = task(firstVersion: 1)
     /// A task all at the current version, which writing gives back as it was.
     static let currentTask = task(firstVersion: 2)
+
+    /// A task all at the current version whose value dictionaries hold more
+    /// than ModelKit's values (issue 57): a `DejalDate` with no date, an
+    /// interval's `extraValues`, a time's `timeZoneName`, a data's
+    /// `dataClass`, at the root and in a nested task.
+    static let keepingTask = """
+        {"representedClassName":"Task","version":2,"title":"Keep","colour":\(color(1, 0.5, 0, 1)),\
+        "due":\(date("0001-01-01T00:00:00Z")),"created":\(date("2025-01-02T03:04:05Z")),\
+        "snooze":\(interval(range: true, 2, 4, units: 2, extra: #"{"note":"keep","count":2}"#)),\
+        "alarm":\(time(7, 30, 15, zone: "Europe/Paris")),"attachment":\(data("hello", dataClass: "NSImage")),\
+        "subtask":{"representedClassName":"Task","version":2,"title":"Inner","colour":\(color(0, 0, 1, 1)),\
+        "due":\(date("1899-12-30T00:00:00Z")),"created":\(date("1970-01-01T00:00:00Z")),\
+        "snooze":\(interval(range: false, 5, 5, units: 1, extra: "[1,2]")),"attachment":\(data("")),"subtasks":[]},\
+        "subtasks":[]}
+        """
 
     /// A task at version 1 whose date has no date.
     static func oldTask(noDate: String) -> String {

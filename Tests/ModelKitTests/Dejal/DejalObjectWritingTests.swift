@@ -17,10 +17,14 @@ import Testing
     /// The differential promise for DejalObject files (issue 57): a file
     /// opened and saved through every way in (JSON, property-list files,
     /// a dictionary, a keyed archive of each style written and read back)
-    /// saves the same document as the JSON path.
-    @Test(arguments: ["json", "plist", "bplist", "dictionary", "archive", "archive-inline"])
-    func everyWayInSavesTheSameDocument(path: String) throws {
-        let reference = try DejalTask(json: Self.original)
+    /// saves the same document as the JSON path, with what the value
+    /// dictionaries held beyond the values (`keepingTask`) too.
+    @Test(arguments: ["json", "plist", "bplist", "dictionary", "archive", "archive-inline"], [
+        DejalDocuments.currentTask, DejalDocuments.keepingTask,
+    ])
+    func everyWayInSavesTheSameDocument(path: String, document: String) throws {
+        let original = Data(document.utf8)
+        let reference = try DejalTask(json: original)
         let expected = try reference.jsonData(options: JSONWritingOptions(sortedKeys: true))
         let loaded: DejalTask = try withTemporaryFolder { folder in
             switch path {
@@ -33,7 +37,7 @@ import Testing
             case "archive-inline": return try DejalTask(keyedArchive: reference.keyedArchiveData(style: .inlineScalars))
             default:
                 let url = folder.appendingPathComponent("task.json")
-                try Self.original.write(to: url)
+                try original.write(to: url)
                 return try DejalTask(contentsOf: url)
             }
         }
@@ -42,10 +46,11 @@ import Testing
         #expect(String(decoding: saved, as: UTF8.self) == String(decoding: expected, as: UTF8.self), "\(path)")
     }
 
-    @Test func jsonWrittenBackIsTheDocumentThatWasRead() throws {
-        let task = try DejalTask(json: Self.original)
+    @Test(arguments: [DejalDocuments.currentTask, DejalDocuments.keepingTask])
+    func jsonWrittenBackIsTheDocumentThatWasRead(document: String) throws {
+        let task = try DejalTask(json: Data(document.utf8))
         let written = try task.jsonData()
-        #expect(try Self.foundationObject(written) == Self.foundationObject(Self.original))
+        #expect(try Self.foundationObject(written) == Self.foundationObject(Data(document.utf8)))
     }
 
     @Test func jsonIsNSJSONSerializationsOutputKeyOrderAside() throws {
