@@ -54,9 +54,8 @@ enum Commands {
                 }
                 return seconds
             } ?? 0
-            try edit(
-                URL(fileURLWithPath: operands[0]), typed: operands[0], assignments,
-                prefer: try preferredSide(arguments, of: command) ?? .ours, delay: delay)
+            guard case .file(let url, let typed) = try Document.Place(operands[0], of: command) else { return }
+            try edit(url, typed: typed, assignments, prefer: try preferredSide(arguments, of: command) ?? .ours, delay: delay)
         case .watch:
             guard operands.count == 1, operands[0] != "-" else { throw UsageError("watch takes one FILE", command: command) }
             let count = try arguments.options["count"].map { text in
@@ -65,7 +64,8 @@ enum Commands {
                 }
                 return count
             }
-            try watch(URL(fileURLWithPath: operands[0]), typed: operands[0], count: count)
+            guard case .file(let url, let typed) = try Document.Place(operands[0], of: command) else { return }
+            try watch(url, typed: typed, count: count)
         case .defaults:
             try defaults(operands)
         case .schema:

@@ -98,6 +98,8 @@ enum DemoProcess {
         process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         environment[ModelDefaults.directoryEnvironmentVariable] = storeFolder.path
+        // Documents' bases beside the store, never in the user's folders.
+        environment[DocumentBaseHistory.directoryEnvironmentVariable] = storeFolder.appendingPathComponent("bases").path
         process.environment = environment
         if let currentDirectory { process.currentDirectoryURL = currentDirectory }
         if let input {
