@@ -30,8 +30,11 @@ import Foundation
 /// folders go first. The whole is bounded by `basesPerDocument ×
 /// documentLimit` files, each the size of one version of its document.
 ///
-/// Versions are written in the background, without syncing: the history is
-/// a cache, and a version it lost only makes a later merge two ways.
+/// Versions are written in the background, without syncing, a second after
+/// they were handed over (together with the document's other versions of
+/// that second; at once when the document is released): the history is a
+/// cache, and a version it lost only makes a later merge two ways, or with
+/// an older ancestor.
 public struct DocumentHistory: Sendable {
     /// The folder that holds each document's folder.
     public var folder: URL
@@ -63,11 +66,40 @@ public struct DocumentHistory: Sendable {
         DocumentBaseHistory(folder: folder, basesPerDocument: basesPerDocument, documentLimit: documentLimit)
     }
 
+    /// How long versions wait before they are kept: the versions of a
+    /// document saved within it are written together, so a save that syncs
+    /// is not slowed by the history's writes.
+    static var recordingInterval: DispatchTimeInterval { .seconds(1) }
+
+    /// The versions of each document waiting to be kept, oldest first, by
+    /// the history's folder and the document's path. Guarded by `queue`.
+    nonisolated(unsafe) private static var waiting: [String: (DocumentBaseHistory, URL, [Data])] = [:]
+
     /// Keeps `data`, a version of `document` as its file held it, in the
-    /// background; a version in no format ModelKit reads is not kept.
+    /// background, with the other versions of the same
+    /// ``recordingInterval`` (none is dropped but those past
+    /// ``basesPerDocument``, which the history would not keep anyway); a
+    /// version in no format ModelKit reads is not kept.
     func remember(_ data: Data, of document: URL) {
         let base = self.base
-        Self.queue.async { try? base.record(version: data, for: document) }
+        let key = folder.path + "\u{0}" + document.path
+        let limit = basesPerDocument
+        Self.queue.async {
+            guard var entry = Self.waiting[key] else {
+                Self.waiting[key] = (base, document, [data])
+                Self.queue.asyncAfter(deadline: .now() + Self.recordingInterval) { Self.record(key) }
+                return
+            }
+            entry.2.append(data)
+            if entry.2.count > limit { entry.2.removeFirst(entry.2.count - limit) }
+            Self.waiting[key] = entry
+        }
+    }
+
+    /// Keeps the versions waiting under `key`, oldest first. Call on `queue`.
+    private static func record(_ key: String) {
+        guard let (base, document, versions) = waiting.removeValue(forKey: key) else { return }
+        for data in versions { try? base.record(version: data, for: document) }
     }
 
     /// The kept version of `document` closest to `form` (the fewest values
@@ -78,8 +110,14 @@ public struct DocumentHistory: Sendable {
         return base.closestAncestor(of: form, for: document)?.form
     }
 
-    /// Waits for every version handed to ``remember(_:of:)`` to be kept.
+    /// Keeps every version handed to ``remember(_:of:)`` now, and waits
+    /// until they are kept.
     static func flush() {
-        queue.sync {}
+        queue.sync { flushWaiting() }
+    }
+
+    /// Keeps every waiting version now. Call on `queue`.
+    static func flushWaiting() {
+        for key in waiting.keys { record(key) }
     }
 }

@@ -120,7 +120,10 @@ public final class ModelDocument<Root: ModelObject>: @unchecked Sendable {
         history?.remember(data, of: url)
     }
 
-    deinit { watcher?.cancel() }
+    deinit {
+        watcher?.cancel()
+        if history != nil { DocumentHistory.queue.async { DocumentHistory.flushWaiting() } }
+    }
 
     /// The conflicts of the last merge (at a save, while watching, or of
     /// conflict copies), each settled by ``policy``: for the app to show.
@@ -189,8 +192,7 @@ public final class ModelDocument<Root: ModelObject>: @unchecked Sendable {
     /// - Returns: the conflicts, or `nil` when there was nothing to merge
     ///   (or, with `.notReady`, nothing that loads yet).
     func mergeChangedFile(source: DocumentMerge.Source, readFailure: ReadFailure) throws -> [MergeConflict]? {
-        try requireFile()
-        guard FileStamp(path: url.path) != base.stamp else { return nil }
+        guard try requireFile() != base.stamp else { return nil }
         let (data, stamp) = try Self.readVersion(of: url)
         guard data != base.data else {
             base.stamp = stamp  // touched, or rewritten with the same bytes
@@ -264,9 +266,9 @@ public final class ModelDocument<Root: ModelObject>: @unchecked Sendable {
         return form
     }
 
-    /// Refuses a document whose file was deleted or replaced by something
-    /// that is not a file since it was opened.
-    func requireFile() throws {
+    /// The stamp of the document's file; refuses one that was deleted or
+    /// replaced by something that is not a file since it was opened.
+    func requireFile() throws -> FileStamp {
         var info = stat()
         if stat(url.path, &info) != 0 {
             let code = errno
@@ -284,6 +286,7 @@ public final class ModelDocument<Root: ModelObject>: @unchecked Sendable {
             throw ModelError(
                 code: .fileAccess, message: "the document was replaced by \(kind) since it was opened", file: url)
         }
+        return FileStamp(info)
     }
 
     /// Tells the observers of a merge.
