@@ -67,38 +67,15 @@ public struct DocumentHistory: Sendable {
     }
 
     /// How long versions wait before they are kept: the versions of a
-    /// document saved within it are written together, so a save that syncs
-    /// is not slowed by the history's writes.
+    /// document saved within it are written together, in the background,
+    /// so a save that syncs is not slowed by the history's writes.
     static var recordingInterval: DispatchTimeInterval { .seconds(1) }
 
-    /// The versions of each document waiting to be kept, oldest first, by
-    /// the history's folder and the document's path. Guarded by `queue`.
-    nonisolated(unsafe) private static var waiting: [String: (DocumentBaseHistory, URL, [Data])] = [:]
-
-    /// Keeps `data`, a version of `document` as its file held it, in the
-    /// background, with the other versions of the same
-    /// ``recordingInterval`` (none is dropped but those past
-    /// ``basesPerDocument``, which the history would not keep anyway); a
-    /// version in no format ModelKit reads is not kept.
-    func remember(_ data: Data, of document: URL) {
+    /// Keeps `versions` of `document` (oldest first), each as its file held
+    /// it; a version in no format ModelKit reads is not kept. Call on
+    /// ``queue``.
+    func record(_ versions: [Data], of document: URL) {
         let base = self.base
-        let key = folder.path + "\u{0}" + document.path
-        let limit = basesPerDocument
-        Self.queue.async {
-            guard var entry = Self.waiting[key] else {
-                Self.waiting[key] = (base, document, [data])
-                Self.queue.asyncAfter(deadline: .now() + Self.recordingInterval) { Self.record(key) }
-                return
-            }
-            entry.2.append(data)
-            if entry.2.count > limit { entry.2.removeFirst(entry.2.count - limit) }
-            Self.waiting[key] = entry
-        }
-    }
-
-    /// Keeps the versions waiting under `key`, oldest first. Call on `queue`.
-    private static func record(_ key: String) {
-        guard let (base, document, versions) = waiting.removeValue(forKey: key) else { return }
         for data in versions { try? base.record(version: data, for: document) }
     }
 
@@ -110,14 +87,8 @@ public struct DocumentHistory: Sendable {
         return base.closestAncestor(of: form, for: document)?.form
     }
 
-    /// Keeps every version handed to ``remember(_:of:)`` now, and waits
-    /// until they are kept.
+    /// Waits until every version handed to ``queue`` is kept.
     static func flush() {
-        queue.sync { flushWaiting() }
-    }
-
-    /// Keeps every waiting version now. Call on `queue`.
-    static func flushWaiting() {
-        for key in waiting.keys { record(key) }
+        queue.sync {}
     }
 }

@@ -82,6 +82,7 @@ extension ModelDocument {
     /// The saved form of the kept version closest to the copy at
     /// `copyURL`, or nil with no history or none that loads.
     private func ancestorForm(ofCopyAt copyURL: URL) throws -> ModelValue.Object? {
+        keepWaitingVersions()
         guard let history, let version = history.closestVersion(to: try ModelValue(contentsOf: copyURL), of: url)
         else { return nil }
         let model = Root()

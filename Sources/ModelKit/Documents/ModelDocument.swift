@@ -76,6 +76,8 @@ public final class ModelDocument<Root: ModelObject>: @unchecked Sendable {
     var watchQueue: DispatchQueue?
     var pendingRetries = 0
     var lastWatchingError: ModelError?
+    /// Versions loaded or saved that the history has not kept yet.
+    var waitingVersions: [Data] = []
     var observers: [UUID: @Sendable (DocumentMerge) -> Void] = [:]
 
     /// The version of the file the live model last loaded or saved: its
@@ -117,12 +119,15 @@ public final class ModelDocument<Root: ModelObject>: @unchecked Sendable {
         self.format = format ?? Self.keepingLayout(detected, of: data)
         root = try Self.decodedRoot(data, format: detected, url: url)
         base = Base(data: data, stamp: stamp, form: nil)
-        history?.remember(data, of: url)
+        remember(data)
     }
 
     deinit {
         watcher?.cancel()
-        if history != nil { DocumentHistory.queue.async { DocumentHistory.flushWaiting() } }
+        if let history, !waitingVersions.isEmpty {
+            let (versions, url) = (waitingVersions, url)
+            DocumentHistory.queue.async { history.record(versions, of: url) }
+        }
     }
 
     /// The conflicts of the last merge (at a save, while watching, or of
@@ -210,7 +215,7 @@ public final class ModelDocument<Root: ModelObject>: @unchecked Sendable {
         // The live model now holds their version's changes: whatever happens
         // to the write, theirs is the version it started from.
         base = Base(data: data, stamp: stamp, form: theirs)
-        history?.remember(data, of: url)
+        remember(data)
         lastConflicts = conflicts
         announce(DocumentMerge(source: source, conflicts: conflicts))
         return conflicts
@@ -236,7 +241,7 @@ public final class ModelDocument<Root: ModelObject>: @unchecked Sendable {
         let written = try DurableFile.write(data, to: url, durability: durability)
         root.clearChanges(unchangedSince: counts)
         base = Base(data: data, stamp: written ?? FileStamp(path: url.path) ?? base.stamp, form: exact ? form : nil)
-        history?.remember(data, of: url)
+        remember(data)
     }
 
     /// Whether `value` holds a reference (`$ref`) anywhere; a loop, for any depth.
@@ -287,6 +292,33 @@ public final class ModelDocument<Root: ModelObject>: @unchecked Sendable {
                 code: .fileAccess, message: "the document was replaced by \(kind) since it was opened", file: url)
         }
         return FileStamp(info)
+    }
+
+    /// Hands `data`, a version the file held, to the history: kept in the
+    /// background with the other versions of the same
+    /// ``DocumentHistory/recordingInterval`` (none is dropped but those past
+    /// its ``DocumentHistory/basesPerDocument``). Call holding `lock`.
+    func remember(_ data: Data) {
+        guard let history else { return }
+        if waitingVersions.isEmpty {
+            DocumentHistory.queue.asyncAfter(deadline: .now() + DocumentHistory.recordingInterval) { [weak self] in
+                self?.keepWaitingVersions()
+            }
+        }
+        waitingVersions.append(data)
+        if waitingVersions.count > history.basesPerDocument {
+            waitingVersions.removeFirst(waitingVersions.count - history.basesPerDocument)
+        }
+    }
+
+    /// Keeps the versions waiting for the history now, on the caller's thread.
+    func keepWaitingVersions() {
+        guard let history else { return }
+        let versions = lock.withLock {
+            defer { waitingVersions = [] }
+            return waitingVersions
+        }
+        history.record(versions, of: url)
     }
 
     /// Tells the observers of a merge.
