@@ -11,6 +11,7 @@ public struct ConflictCopyMerges: Sendable {
         /// its merge failed), naming the copy.
         public var error: ModelError
 
+        /// The copy's name and why it was not merged.
         public var description: String { "\(url.lastPathComponent): \(error)" }
     }
 
@@ -26,5 +27,6 @@ public struct ConflictCopyMerges: Sendable {
     /// Every conflict of every copy's merge.
     public var conflicts: [MergeConflict] { merges.flatMap(\.conflicts) }
 
+    /// Nothing merged, removed or left.
     public init() {}
 }

@@ -43,6 +43,9 @@ public struct DocumentHistory: Sendable {
     /// How many documents are kept.
     public var documentLimit: Int
 
+    /// A history in `folder` (made when a version is first kept), keeping
+    /// at most `basesPerDocument` versions of each of `documentLimit`
+    /// documents (each at least 1).
     public init(folder: URL, basesPerDocument: Int = 8, documentLimit: Int = 64) {
         self.folder = folder
         self.basesPerDocument = max(basesPerDocument, 1)

@@ -23,6 +23,7 @@ public struct DocumentMerge: Sendable, CustomStringConvertible {
         /// unresolved iCloud version, at this URL.
         case conflictCopy(URL)
 
+        /// `save`, `watching`, or `conflict copy NAME`.
         public var description: String {
             switch self {
             case .save: "save"
@@ -42,12 +43,15 @@ public struct DocumentMerge: Sendable, CustomStringConvertible {
     /// hold differently is a conflict settled by the policy.
     public var hadCommonAncestor: Bool
 
+    /// A merge from `source` that met `conflicts`.
     public init(source: Source, conflicts: [MergeConflict], hadCommonAncestor: Bool = true) {
         self.source = source
         self.conflicts = conflicts
         self.hadCommonAncestor = hadCommonAncestor
     }
 
+    /// Where it came from, whether it was two ways, and how many conflicts
+    /// it met: `merged from watching: 1 conflict`.
     public var description: String {
         let ways = hadCommonAncestor ? "" : ", two ways (no common ancestor)"
         let settled = conflicts.isEmpty ? "no conflicts" : "\(conflicts.count) conflict\(conflicts.count == 1 ? "" : "s")"

@@ -91,6 +91,7 @@ public final class ModelDocument<Root: ModelObject>: @unchecked Sendable {
 
     /// Opens the document at `url`, in any format ModelKit reads.
     /// - Parameters:
+    ///   - url: the document's file URL (any other URL is refused).
     ///   - format: the format to save in; `nil` (the default) keeps the one
     ///     the file is in, and for JSON its layout: pretty-printed when the
     ///     file spans lines (as a person or a text editor leaves it), compact
@@ -105,8 +106,9 @@ public final class ModelDocument<Root: ModelObject>: @unchecked Sendable {
     /// - Throws: ``ModelError`` naming the file: missing, unreadable, empty,
     ///   an unknown format, or a document that does not load.
     public init(
-        contentsOf url: URL, format: ModelDocumentFormat? = nil, policy: MergePolicy = .ours, references: ReferencePolicy = .cycles,
-        durability: FileDurability = .synced, history: DocumentHistory? = .standard
+        contentsOf url: URL, format: ModelDocumentFormat? = nil, policy: MergePolicy = .ours,
+        references: ReferencePolicy = .cycles, durability: FileDurability = .synced,
+        history: DocumentHistory? = .standard
     ) throws {
         try DurableFile.requireFileURL(url)
         self.url = url
