@@ -126,10 +126,9 @@ public final class ModelDocument<Root: ModelObject>: @unchecked Sendable {
 
     deinit {
         watcher?.cancel()
-        if let history, !waitingVersions.isEmpty {
-            let (versions, url) = (waitingVersions, url)
-            DocumentHistory.queue.async { history.record(versions, of: url) }
-        }
+        // Kept here, not handed to a queue that a process ending now would
+        // never run (nor on the history's queue, where this may be running).
+        if let history, !waitingVersions.isEmpty { history.record(waitingVersions, of: url) }
     }
 
     /// The conflicts of the last merge (at a save, while watching, or of
