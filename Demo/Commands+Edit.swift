@@ -64,7 +64,9 @@ extension Commands {
         let done = DispatchSemaphore(value: 0)
         let previous = LockedValue(document.root.modelValue)
         let seen = LockedValue(0)
-        document.addObserver { merge in
+        // The observer holds the document; removed before returning, so
+        // that the document is released.
+        let token = document.addObserver { merge in
             // Runs on the watch's queue, after the merge.
             let now = document.root.modelValue
             let patch = JSONPatch.difference(from: previous.swap(now), to: now)
@@ -80,6 +82,7 @@ extension Commands {
         emit("watching \(typed) (\(Root.typeName)); each change saved by another program is merged and printed")
         done.wait()
         document.stopWatching()
+        document.removeObserver(token)
     }
 
     /// Writes a line to standard output at once (`print` buffers when the
