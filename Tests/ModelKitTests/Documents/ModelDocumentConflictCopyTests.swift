@@ -143,4 +143,20 @@ import Testing
             #expect(later.root.limit == 6 && later.root.name == "Edited on this device")
         }
     }
+
+    /// A released document keeps its waiting versions before it is gone:
+    /// nothing writes into its folder afterwards (which made the folder
+    /// again after the test removed it).
+    @Test func aReleasedDocumentWritesNothingAfterwards() async throws {
+        var used: URL?
+        try withTemporaryFolder { (folder: URL) throws -> Void in
+            used = folder
+            let document = try openDocument(try writeSample(in: folder))
+            document.root.name = "Errands"
+            try document.save()
+        }
+        try await Task.sleep(for: .milliseconds(1_300))
+        let folder = try #require(used)
+        #expect(!FileManager.default.fileExists(atPath: folder.path))
+    }
 }
