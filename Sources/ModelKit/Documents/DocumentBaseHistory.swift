@@ -26,7 +26,10 @@ import Foundation
 /// caller gives (the hash of the document's bytes). The document itself is
 /// never written. Files are written through ``DurableFile`` (atomic,
 /// unsynced: a base lost in a power cut only makes a later merge two-way),
-/// folders made `0700`, files `0666` less the umask.
+/// folders made `0700`, files `0666` less the umask. A lock file,
+/// `.lock` in ``folder``, is held shared while a base is written and
+/// exclusively while document folders are removed, so that no thread or
+/// process loses its folder in the middle of a write.
 ///
 /// **How big it grows.** At most ``basesPerDocument`` bases per document
 /// (the newest by modification time; recording a base again makes it the
@@ -149,6 +152,12 @@ struct DocumentBaseHistory: Sendable {
 
     // MARK: - Recording
 
+    /// The lock of the whole history (`.lock` in ``folder``), whose errors
+    /// name `file`.
+    private func lock(guarding file: URL) -> FileLock {
+        FileLock(url: folder.appendingPathComponent(".lock", isDirectory: false), file: file)
+    }
+
     /// Keeps `form`, whose hash is `hash`, as a base of `document`, then
     /// removes the oldest bases and documents beyond the limits.
     /// - Throws: ``ModelError`` naming the history file when the form has no
@@ -157,18 +166,12 @@ struct DocumentBaseHistory: Sendable {
         let documentFolder = documentFolder(for: document)
         let file = documentFolder.appendingPathComponent(hash.hex + ".json", isDirectory: false)
         let data = try ModelDocumentFormat.attributing(to: file) { try form.jsonData() }
-        var attempts = 0
-        while true {
-            attempts += 1
-            do {
-                try DurableFile.makeFolders(documentFolder, file: file)
-                try DurableFile.write(data, to: file, durability: .unsynced)
-                break
-            } catch {
-                // Another process's pruning may remove the folder between
-                // the two steps: made again once.
-                guard attempts < 2, !FileManager.default.fileExists(atPath: documentFolder.path) else { throw error }
-            }
+        // Held shared while the folder is made and the file written, and
+        // exclusively while other documents' folders are removed, so that
+        // no writer's folder goes from under it (a thread's or a process's).
+        try lock(guarding: file).withLock(shared: true) {
+            try DurableFile.makeFolders(documentFolder, file: file)
+            try DurableFile.write(data, to: file, durability: .unsynced)
         }
         prune(documentFolder)
     }
@@ -205,9 +208,12 @@ struct DocumentBaseHistory: Sendable {
         {
             unlink(url.path)
         }
-        for (url, _) in entries(in: folder, where: { _ in true }).dropFirst(max(documentLimit, 1))
-        where url.lastPathComponent != documentFolder.lastPathComponent {
-            try? FileManager.default.removeItem(at: url)
+        // A history that cannot be locked now is pruned by a later record.
+        try? lock(guarding: documentFolder).withLock {
+            for (url, _) in entries(in: folder, where: { _ in true }).dropFirst(max(documentLimit, 1))
+            where url.lastPathComponent != documentFolder.lastPathComponent {
+                try? FileManager.default.removeItem(at: url)
+            }
         }
     }
 

@@ -17,12 +17,15 @@ struct FileLock {
     /// The file it guards, which errors name (the user never gave the lock's name).
     let file: URL
 
-    /// Runs `body` holding the lock exclusively, waiting for it; makes the
-    /// lock file (`0600`, and its folders `0700`) when missing. Readers take
-    /// no lock: writers replace the document atomically.
+    /// Runs `body` holding the lock, waiting for it: exclusively, or
+    /// `shared` with other shared holders (each call opens the lock file
+    /// again, so threads of one process exclude one another as processes
+    /// do); makes the lock file (`0600`, and its folders `0700`) when
+    /// missing. Readers of a document take no lock: writers replace it
+    /// atomically.
     /// - Throws: ``ModelError`` naming the guarded file when the lock
     ///   cannot be opened or taken, with the cause in words; what `body` throws.
-    func withLock<Result>(_ body: () throws -> Result) throws -> Result {
+    func withLock<Result>(shared: Bool = false, _ body: () throws -> Result) throws -> Result {
         try DurableFile.makeFolders(url.deletingLastPathComponent(), file: file)
         let descriptor = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
@@ -31,7 +34,7 @@ struct FileLock {
         defer { close(descriptor) }
         var status: Int32
         repeat {
-            status = flock(descriptor, LOCK_EX)
+            status = flock(descriptor, shared ? LOCK_SH : LOCK_EX)
         } while status != 0 && errno == EINTR
         guard status == 0 else {
             throw DurableFile.failure(
