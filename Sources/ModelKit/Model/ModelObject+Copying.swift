@@ -4,7 +4,10 @@ extension ModelObject {
     /// Every model reachable through saved properties is copied too, once: a
     /// model that appears twice in the graph appears twice in the copy as one
     /// copied object, and cycles are copied as cycles. The
-    /// ``extensibleProperties`` are copied; the copy has no changes.
+    /// ``extensibleProperties`` are copied, and so is what a
+    /// ``SavedDialect/dejalObject`` class read beside its values (a
+    /// date-less `DejalDate`, `extraValues`…), so that the copy saves what
+    /// the original would; the copy has no changes.
     /// Properties that are not `@Saved` get their declared defaults, as in a
     /// new object.
     ///
@@ -26,13 +29,17 @@ extension ModelObject {
         // 1. Visit the graph without recursion, reading each object's state
         //    once and making an empty object of its class.
         var originals: [ModelObject] = []
-        var snapshots: [(values: ContiguousArray<Any>, bag: ExtensibleBag, newerVersion: Int?)] = []
+        var snapshots:
+            [(values: ContiguousArray<Any>, bag: ExtensibleBag, newerVersion: Int?, kept: [Int: DejalObjectForm.Kept])] =
+                []
         var copies: [ObjectIdentifier: ModelObject] = [:]
         var pending: [ModelObject] = [self]
         var seen = IdentitySet(self)
         while let object = pending.popLast() {
             let layout = object.layout
-            let snapshot = object.withState { ($0.snapshotValues(), $0.bag, $0.loadedNewerVersion) }
+            let snapshot = object.withState {
+                ($0.snapshotValues(), $0.bag, $0.loadedNewerVersion, $0.extras?.dejalKept ?? [:])
+            }
             for offset in layout.modelSlots {
                 layout.slots[offset].codec.forEachModel(in: snapshot.0[offset]) { child in
                     if seen.insert(child) { pending.append(child) }
@@ -45,7 +52,7 @@ extension ModelObject {
         // 2. Fill each copy, pointing it at the copies of its models.
         for (index, object) in originals.enumerated() {
             let layout = object.layout
-            var (values, bag, newerVersion) = snapshots[index]
+            var (values, bag, newerVersion, kept) = snapshots[index]
             for offset in layout.modelSlots {
                 values[offset] = layout.slots[offset].codec.replacingModels(in: values[offset]) {
                     copies[ObjectIdentifier($0)] ?? $0
@@ -63,6 +70,9 @@ extension ModelObject {
                 state.replaceValues(with: values)
                 state.bag = bag
                 state.loadedNewerVersion = newerVersion
+                // What a DejalObject file held beside the values (value
+                // types only, shared safely).
+                if !kept.isEmpty { state.madeExtras().dejalKept = kept }
                 state.clearChangeRecords()
             }
         }

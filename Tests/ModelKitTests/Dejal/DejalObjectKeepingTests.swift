@@ -31,7 +31,7 @@ import Testing
     ]
 
     /// Each way in and out: the member comes back as the old app wrote it.
-    @Test(arguments: members, ["json", "plist", "dictionary", "archive", "archive-inline"])
+    @Test(arguments: members, ["json", "plist", "dictionary", "archive", "archive-inline", "copy"])
     func anUneditedOpenAndSaveKeepsWhatTheOldAppWrote(_ entry: (key: String, member: String), path: String) throws {
         let document = Data(Self.reminder(entry.key, entry.member).utf8)
         let read = try DejalReminder(json: document)
@@ -45,6 +45,7 @@ import Testing
             case "archive": return try DejalReminder(keyedArchive: read.keyedArchiveData())
             case "archive-inline":
                 return try DejalReminder(keyedArchive: read.keyedArchiveData(style: .inlineScalars))
+            case "copy": return read.copy()
             default: return read
             }
         }
@@ -115,5 +116,34 @@ import Testing
         let written = try Self.foundationObject(reminder.jsonData())
         let expected = try saved.map { try Self.foundationObject(Data(Self.reminder(key, $0).utf8))[key] }
         #expect(written[key] as? NSObject == expected as? NSObject, "\(key)")
+    }
+
+    /// A merge of their edit to another property, by `merge(base:theirs:)`
+    /// or by a document's save, keeps what was kept beside the values
+    /// neither side changed.
+    @Test(arguments: members, ["merge", "document"])
+    func aMergeOfAnotherEditKeepsWhatTheOldAppWrote(_ entry: (key: String, member: String), path: String) throws {
+        let document = Data(Self.reminder(entry.key, entry.member).utf8)
+        let theirs = try DejalReminder(json: document)
+        theirs.title = "Call back"
+        let merged: Data = try withTemporaryFolder { folder in
+            switch path {
+            case "document":
+                let url = folder.appendingPathComponent("reminder.json")
+                try document.write(to: url)
+                let opened = try ModelDocument<DejalReminder>(contentsOf: url, history: nil)
+                try theirs.jsonData().write(to: url)
+                try opened.save()
+                return try Data(contentsOf: url)
+            default:
+                let ours = try DejalReminder(json: document)
+                try ours.merge(base: DejalReminder(json: document), theirs: theirs)
+                return try ours.jsonData()
+            }
+        }
+        let saved = try Self.foundationObject(merged)
+        let expected = try Self.foundationObject(document)
+        #expect(saved["title"] as? String == "Call back")
+        #expect(saved[entry.key] as? NSObject == expected[entry.key] as? NSObject, "\(entry.key) via \(path)")
     }
 }
