@@ -28,7 +28,10 @@ import Foundation
 /// **How big.** At most ``basesPerDocument`` versions of at most
 /// ``documentLimit`` documents: the least recently saved documents'
 /// folders go first. The whole is bounded by `basesPerDocument ×
-/// documentLimit` files, each the size of one version of its document.
+/// documentLimit` files, each the size of one version of its document,
+/// and one empty lock file (`.lock`) that writers of the history (threads
+/// and processes alike) share, so that none removes a folder another is
+/// writing into.
 ///
 /// Versions are written in the background, without syncing, a second after
 /// they were handed over (together with the document's other versions of
