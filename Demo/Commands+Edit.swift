@@ -78,10 +78,15 @@ extension Commands {
             emit(lines.joined(separator: "\n"))
             if let count, seen.update({ $0 += 1; return $0 }) >= count { done.signal() }
         }
-        document.startWatching()
+        let queue = DispatchQueue(label: "Demo.watch")
+        document.startWatching(queue: queue)
         emit("watching \(typed) (\(Root.typeName)); each change saved by another program is merged and printed")
         done.wait()
         document.stopWatching()
+        // The merge that signalled may still be ending on the queue, holding
+        // the document: waited for, so that the document is released here,
+        // on this thread, before the process ends (its last versions kept).
+        queue.sync {}
         document.removeObserver(token)
     }
 

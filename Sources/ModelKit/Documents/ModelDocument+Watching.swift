@@ -53,7 +53,13 @@ extension ModelDocument {
         }
     }
 
-    /// Stops watching the file.
+    /// Stops watching the file: no merge starts from watching afterwards.
+    ///
+    /// It does not wait for a merge already running on the watching queue
+    /// (whose observers may be what calls it): that merge finishes, and
+    /// tells its observers. To wait for it, give ``startWatching(queue:)``
+    /// a queue of your own and run `queue.sync {}` after this, from
+    /// another queue.
     public func stopWatching() {
         lock.withLock {
             watcher?.cancel()

@@ -47,6 +47,36 @@ import Testing
         }
     }
 
+    /// The way to wait for a merge in progress, as `Demo watch` ends: after
+    /// `stopWatching()` and a sync of the watching queue, nothing there holds
+    /// the document, so letting it go here releases it here (and keeps its
+    /// last versions), before a process that ends next.
+    @Test func afterStopWatchingAndASyncOfItsQueueNothingHoldsTheDocument() throws {
+        try withTemporaryFolder { folder in
+            let url = try writeSample(in: folder)
+            let queue = DispatchQueue(label: "ModelDocumentWatchingTests.queue")
+            let merged = DispatchSemaphore(value: 0)
+            weak var released: ModelDocument<MergeList>?
+            do {
+                let document = try openDocument(url)
+                released = document
+                let token = document.addObserver { _ in merged.signal() }
+                document.startWatching(queue: queue)
+                try editElsewhere(url) { $0.limit = 8 }
+                #expect(merged.wait(timeout: .now() + 5) == .success, "the change was merged")
+                document.stopWatching()
+                queue.sync {}
+                document.removeObserver(token)
+                #expect(document.root.limit == 8)
+            }
+            #expect(released == nil)
+            // Its versions were kept as it was released: both, the loaded and the merged.
+            let history = DocumentHistory(folder: folder.appendingPathComponent("history"))
+            let kept = try FileManager.default.contentsOfDirectory(atPath: history.folder(for: url).path)
+            #expect(kept.filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }.count == 2, "\(kept)")
+        }
+    }
+
     @Test func aHalfWrittenVersionIsNotMergedUntilItLoads() async throws {
         try await withTemporaryFolder { folder in
             let url = try writeSample(in: folder)
