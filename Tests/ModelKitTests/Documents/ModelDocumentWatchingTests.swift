@@ -25,6 +25,8 @@ import Testing
                 document.root.extensibleProperty(forKey: "w7") == .int(report.counter)
             }
             #expect(arrived, "the worker's save reached the live model")
+            // The observers are told just after the model changes.
+            #expect(await eventually(within: 3) { history.stepCounts.undo == 1 + merges.withLock { $0.count } })
             #expect(document.root.note == "unsaved" && document.root.hasChanges)
             #expect(merges.withLock { $0.allSatisfy { $0.source == .watching && $0.hadCommonAncestor } })
             #expect(!merges.withLock { $0.isEmpty })
@@ -99,8 +101,10 @@ import Testing
             #expect(document.watchingError == nil)
             try handle.write(contentsOf: next.dropFirst(next.count / 2))
             try handle.close()
-            #expect(await eventually(within: 3) { document.root.limit == 8 })
-            #expect(merges.withLock { $0 } == 1)
+            // The observers are told after the model changed: waited for both.
+            #expect(await eventually(within: 3) { document.root.limit == 8 && merges.withLock { $0 } == 1 })
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(merges.withLock { $0 } == 1, "one merge, of the whole version")
             #expect(whole != next)
         }
     }
