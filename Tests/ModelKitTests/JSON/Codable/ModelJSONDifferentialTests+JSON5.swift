@@ -257,4 +257,38 @@ extension ModelJSONDifferentialTests {
         FoundationDifference.decode(Int.self, from: data, "Int \(text)", foundation: foundation, modelKit: decoder, allowing: [.integersFromDigits])
         FoundationDifference.decode(Int128.self, from: data, "Int128 \(text)", foundation: foundation, modelKit: decoder, allowing: [.integersFromDigits])
     }
+
+    /// A document that ends in a number is read within its bytes, though
+    /// the bytes after it in memory would continue the number: Foundation
+    /// on Linux reads past such a JSON5 document (README difference 19).
+    @Test(arguments: [
+        "9223372036854775808", "123456789012345", "1234567890123.5", "12345678901234e5", "1.5", "7", "-0", "1e3", "0x1F",
+        "Infinity", "1e",
+    ])
+    func aDocumentEndingInANumberIsReadWithinItsBytes(text: String) throws {
+        for allowsJSON5 in [false, true] {
+            var decoder = ModelJSONDecoder()
+            decoder.allowsJSON5 = allowsJSON5
+            let trailingSpace = Data((text + " ").utf8)
+            for after in ["9", ".5", "e9", "0x"] {
+                let storage = Data((text + after).utf8)
+                let document = storage[storage.startIndex..<storage.startIndex + text.utf8.count]
+                func same<Value: Decodable>(_ type: Value.Type) {
+                    let wanted = DecodeOutcome(Result { try decoder.decode(type, from: trailingSpace) })
+                    let found = DecodeOutcome(Result { try decoder.decode(type, from: document) })
+                    #expect(found == wanted, "\(text.debugDescription) before \(after.debugDescription) as \(type), JSON5 \(allowsJSON5)")
+                }
+                same(Double.self)
+                same(Float.self)
+                same(Int.self)
+                same(Int128.self)
+                same(Decimal.self)
+            }
+        }
+        var decoder = ModelJSONDecoder()
+        decoder.allowsJSON5 = true
+        let storage = Data((text + "99").utf8)
+        let value = try? decoder.decode(Double.self, from: storage[storage.startIndex..<storage.startIndex + text.utf8.count])
+        #expect(value == Double(text) ?? (text == "0x1F" ? 31 : text == "Infinity" ? .infinity : nil))
+    }
 }
